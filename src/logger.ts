@@ -15,24 +15,19 @@ export const REDACTED = "[REDACTED]";
  */
 const SECRET_FIELD = /token|secret|key|passw|authori[sz]ation|cookie|credential/i;
 
-/**
- * Secrets that may hide inside free text (an upstream error message, a URL): GitHub token
- * formats, and credentials after an auth scheme word.
- */
-const SECRET_IN_TEXT: ReadonlyArray<RegExp> = [
-  /\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{20,})\b/g,
-  /\b(bearer|token|bot|basic)(\s+)[A-Za-z0-9._~+/=-]{12,}/gi,
-];
+/** GitHub token formats (classic, OAuth, app, refresh, fine-grained) anywhere in free text. */
+const GITHUB_TOKEN_IN_TEXT = /\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{20,})\b/g;
+/** A credential after an auth scheme word (`bearer x`, `token x`, `Bot x`, `Basic x`). */
+const SCHEME_CREDENTIAL_IN_TEXT = /\b(bearer|token|bot|basic)(\s+)[A-Za-z0-9._~+/=-]{12,}/gi;
 
-/** Replaces secret-looking substrings of a string. */
+/** Replaces secret-looking substrings of a string (an upstream error message, a URL). */
 export function scrubSecrets(text: string): string {
-  let out = text;
-  for (const pattern of SECRET_IN_TEXT) {
-    out = out.replace(pattern, (match: string, scheme?: string, space?: string) =>
-      scheme !== undefined && space !== undefined ? `${scheme}${space}${REDACTED}` : REDACTED,
+  return text
+    .replace(GITHUB_TOKEN_IN_TEXT, REDACTED)
+    .replace(
+      SCHEME_CREDENTIAL_IN_TEXT,
+      (_match, scheme: string, space: string) => `${scheme}${space}${REDACTED}`,
     );
-  }
-  return out;
 }
 
 const MAX_DEPTH = 8;

@@ -1,0 +1,65 @@
+import { Writable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { REDACTED, createLogger, redactSecrets, scrubSecrets } from "../src/logger.js";
+
+function capture(): { stream: Writable; text: () => string } {
+  const chunks: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, callback) {
+      chunks.push(String(chunk));
+      callback();
+    },
+  });
+  return { stream, text: () => chunks.join("") };
+}
+
+const TOKEN = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+
+describe("logger redaction", () => {
+  it("redacts Authorization headers and fields named like token, secret or key, at any depth", () => {
+    const out = capture();
+    const logger = createLogger({ level: "info", destination: out.stream, pretty: false });
+    logger.info(
+      {
+        request: { headers: { Authorization: `bearer ${TOKEN}`, "user-agent": "RepoScout" } },
+        serverToken: "s3cr3t-value-1",
+        nested: { deeper: { clientSecret: "s3cr3t-value-2", encryptionKey: "s3cr3t-value-3" } },
+        guildId: "123",
+      },
+      "request done",
+    );
+    const line = JSON.parse(out.text());
+    expect(line.request.headers.Authorization).toBe(REDACTED);
+    expect(line.request.headers["user-agent"]).toBe("RepoScout");
+    expect(line.serverToken).toBe(REDACTED);
+    expect(line.nested.deeper.clientSecret).toBe(REDACTED);
+    expect(line.nested.deeper.encryptionKey).toBe(REDACTED);
+    expect(line.guildId).toBe("123");
+    expect(out.text()).not.toMatch(/s3cr3t|ghp_/);
+  });
+
+  it("scrubs tokens from error messages and free text", () => {
+    const out = capture();
+    const logger = createLogger({ level: "info", destination: out.stream, pretty: false });
+    const error = Object.assign(new Error(`request failed with Authorization: bearer ${TOKEN}`), {
+      request: { headers: { authorization: `token ${TOKEN}` } },
+    });
+    logger.error({ err: error, note: `saw ${TOKEN} in a URL` }, "upstream failed");
+    expect(out.text()).not.toContain(TOKEN);
+    expect(out.text()).toContain("upstream failed");
+    expect(out.text()).toContain(REDACTED);
+  });
+
+  it("handles circular objects without throwing", () => {
+    const a: Record<string, unknown> = { name: "a" };
+    a.self = a;
+    expect(redactSecrets(a)).toEqual({ name: "a", self: "[circular]" });
+  });
+
+  it("scrubs GitHub token formats and scheme credentials in text", () => {
+    expect(scrubSecrets(`x ${TOKEN} y`)).toBe(`x ${REDACTED} y`);
+    expect(scrubSecrets("Bot MTIzNDU2Nzg5.abc.defghijklmnop")).toBe(`Bot ${REDACTED}`);
+    expect(scrubSecrets("github_pat_11ABCDEFG0123456789_abcdefghijkl")).toBe(REDACTED);
+    expect(scrubSecrets("plain words stay")).toBe("plain words stay");
+  });
+});
