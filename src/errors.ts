@@ -36,6 +36,19 @@ export class InvalidOptionError extends UserFacingError {
   }
 }
 
+/** The member may not use an admin command here (no Manage Server, or a DM). */
+export class AdminOnlyError extends UserFacingError {
+  readonly code = "admin_only";
+}
+
+/** A button or modal whose state is gone (an old message, a restart, an expired key). */
+export class ExpiredComponentError extends UserFacingError {
+  readonly code = "expired_component";
+  constructor(command?: string) {
+    super(`This button has expired. Run ${command ? `\`/${command}\`` : "the command"} again.`);
+  }
+}
+
 /** Returns true when `error` is a {@link UserFacingError}. */
 export function isUserFacingError(error: unknown): error is UserFacingError {
   return error instanceof UserFacingError;

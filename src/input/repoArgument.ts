@@ -102,3 +102,9 @@ export function parseRepoArgument(raw: string, webHosts: readonly string[]): Rep
   if (anchor) result.lines = parseLines(anchor[2] ? `${anchor[1]}-${anchor[2]}` : anchor[1]!, "repo");
   return result;
 }
+
+/** The hosts whose URLs the `repo` option accepts: github.com and the configured web host. */
+export function webHostsOf(webUrl: string): string[] {
+  const host = new URL(webUrl).host.toLowerCase();
+  return host === "github.com" ? ["github.com"] : [host, "github.com"];
+}

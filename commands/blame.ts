@@ -1,0 +1,147 @@
+import { ApplicationCommandOptionType, ApplicationCommandType } from "discord-api-types/v10";
+import { z } from "zod";
+import type { CommandAnswer, CommandModule, CommandRequest } from "../src/bot/commandModule.js";
+import { linesOption, parseWith, refOption, repoOption, threadOption } from "../src/bot/commonOptions.js";
+import type { Services } from "../src/bot/services.js";
+import { ExpiredComponentError, InvalidOptionError } from "../src/errors.js";
+import { formatBlame } from "../src/format/blame.js";
+import { formatThreadSummary, threadName } from "../src/format/error.js";
+import type { BlameAnswer, RepoRef } from "../src/github/types.js";
+import { parseLines, type LineSpan } from "../src/input/linesArgument.js";
+import { parsePath } from "../src/input/pathArgument.js";
+import { parseRef } from "../src/input/refArgument.js";
+import { parseRepoArgument, webHostsOf } from "../src/input/repoArgument.js";
+import { suggestPaths, suggestRepositories } from "../src/answers/autocomplete.js";
+
+/** Lines shown when none are asked for. */
+const DEFAULT_LINES = 20;
+
+interface BlameArgs {
+  repo: RepoRef;
+  path: string;
+  ref?: string;
+  lines?: LineSpan;
+  thread?: boolean;
+}
+
+/** The state behind the Previous / Next buttons: the same file at the same pinned commit. */
+const buttonStateSchema = z.object({
+  repo: z.object({ owner: z.string(), name: z.string() }),
+  oid: z.string(),
+  path: z.string(),
+  start: z.number().int().min(1),
+  end: z.number().int().min(1),
+});
+type BlameButtonState = z.infer<typeof buttonStateSchema>;
+
+const rawSchema = z.object({
+  repo: z.string(),
+  path: z.string(),
+  ref: z.string().optional(),
+  lines: z.string().optional(),
+  thread: z.boolean().optional(),
+});
+
+function lineCountOf(answer: BlameAnswer): number {
+  const lastRange = answer.ranges.at(-1);
+  if (lastRange) return lastRange.endingLine;
+  if (answer.file.kind !== "text" || answer.file.text.length === 0) return 0;
+  const text = answer.file.text;
+  return text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+}
+
+async function render(
+  answer: BlameAnswer,
+  span: LineSpan | undefined,
+  freshness: Parameters<typeof formatBlame>[2]["freshness"],
+  services: Services,
+  repo: RepoRef,
+): Promise<CommandAnswer> {
+  const total = lineCountOf(answer);
+  const start = Math.min(span?.start ?? 1, Math.max(total, 1));
+  const end = Math.max(start, Math.min(span?.end ?? start + DEFAULT_LINES - 1, Math.max(total, 1)));
+  const size = end - start + 1;
+  const buttons: { previous?: string; next?: string } = {};
+  const base = { repo, oid: answer.commit.oid, path: answer.path };
+  if (start > 1) {
+    const state: BlameButtonState = { ...base, start: Math.max(1, start - size), end: start - 1 };
+    buttons.previous = `blame:${await services.buttons.put(state)}`;
+  }
+  if (end < total) {
+    const state: BlameButtonState = { ...base, start: end + 1, end: Math.min(total, end + size) };
+    buttons.next = `blame:${await services.buttons.put(state)}`;
+  }
+  const message = formatBlame(
+    answer,
+    { startLine: start, endLine: end, requestedLines: span !== undefined },
+    { freshness, now: services.now(), buttons },
+  );
+  const subject = `${repo.owner}/${repo.name} ${answer.path}`;
+  return {
+    message,
+    threadName: threadName("blame", subject),
+    summary: formatThreadSummary("blame", subject),
+  };
+}
+
+/** `/blame`: the lines of a file with, for each blame range, who changed them, when, and why. */
+export const command: CommandModule<BlameArgs> = {
+  data: {
+    type: ApplicationCommandType.ChatInput,
+    name: "blame",
+    description: "Show who last changed each line of a file, and in which commit",
+    options: [
+      repoOption,
+      {
+        type: ApplicationCommandOptionType.String,
+        name: "path",
+        description: "Path of the file, like src/app.ts",
+        required: true,
+        autocomplete: true,
+        max_length: 4096,
+      },
+      refOption,
+      linesOption,
+      threadOption,
+    ],
+  },
+  threadable: true,
+  customIdPrefixes: ["blame"],
+  parse(options, services) {
+    const raw = parseWith(rawSchema, options);
+    const fromRepo = parseRepoArgument(raw.repo, webHostsOf(services.config.github.webUrl));
+    const path = parsePath(raw.path);
+    if (path === "") throw new InvalidOptionError("path", "takes the path of a file, like `src/app.ts`.");
+    const ref = raw.ref !== undefined ? parseRef(raw.ref) : fromRepo.ref;
+    const lines = raw.lines !== undefined ? parseLines(raw.lines) : fromRepo.lines;
+    return {
+      repo: fromRepo.repo,
+      path,
+      ...(ref !== undefined ? { ref } : {}),
+      ...(lines !== undefined ? { lines } : {}),
+      ...(raw.thread !== undefined ? { thread: raw.thread } : {}),
+    };
+  },
+  async execute(args, request: CommandRequest, services) {
+    const fetched = await services.scout.blame(request.guildId, {
+      repo: args.repo,
+      path: args.path,
+      ...(args.ref !== undefined ? { ref: args.ref } : {}),
+    });
+    return render(fetched.value, args.lines, fetched.freshness, services, args.repo);
+  },
+  async button(context, services) {
+    const key = context.customId.slice("blame:".length);
+    const state = buttonStateSchema.safeParse(await services.buttons.get(key));
+    if (!state.success) throw new ExpiredComponentError("blame");
+    const { repo, oid, path, start, end } = state.data;
+    const fetched = await services.scout.blame(context.request.guildId, { repo, ref: oid, path });
+    return render(fetched.value, { start, end }, fetched.freshness, services, repo);
+  },
+  async autocomplete(focused, options, request, services) {
+    if (focused.name === "repo") return suggestRepositories(focused.value, request.guildId, services);
+    if (focused.name === "path")
+      return suggestPaths(String(options.repo ?? ""), focused.value, request.guildId, services, "blob");
+    return [];
+  },
+};

@@ -1,0 +1,102 @@
+import { ApplicationCommandOptionType, ApplicationCommandType } from "discord-api-types/v10";
+import { z } from "zod";
+import type { CommandAnswer, CommandModule } from "../src/bot/commandModule.js";
+import { parseWith, repoOption, threadOption } from "../src/bot/commonOptions.js";
+import type { Services } from "../src/bot/services.js";
+import { suggestRepositories } from "../src/answers/autocomplete.js";
+import { ExpiredComponentError, InvalidOptionError } from "../src/errors.js";
+import { formatContributors } from "../src/format/contributors.js";
+import { formatThreadSummary, threadName } from "../src/format/error.js";
+import type { RepoRef } from "../src/github/types.js";
+import { parseRepoArgument, webHostsOf } from "../src/input/repoArgument.js";
+
+interface ContributorsArgs {
+  repo: RepoRef;
+  page: number;
+  thread?: boolean;
+}
+
+const buttonStateSchema = z.object({
+  repo: z.object({ owner: z.string(), name: z.string() }),
+  page: z.number().int().min(1),
+});
+
+const rawSchema = z.object({
+  repo: z.string(),
+  page: z.number().optional(),
+  thread: z.boolean().optional(),
+});
+
+async function render(
+  repo: RepoRef,
+  pageNumber: number,
+  guildId: string | null,
+  services: Services,
+): Promise<CommandAnswer> {
+  const fetched = await services.scout.contributors(guildId, { repo, page: pageNumber });
+  const result = fetched.value;
+  const buttons: { previous?: string; next?: string } = {};
+  if (result.hasPreviousPage || pageNumber > 1) {
+    buttons.previous = `contributors:${await services.buttons.put({ repo, page: Math.max(1, pageNumber - 1) })}`;
+  }
+  if (result.hasNextPage) {
+    buttons.next = `contributors:${await services.buttons.put({ repo, page: pageNumber + 1 })}`;
+  }
+  const subject = `${repo.owner}/${repo.name}`;
+  return {
+    message: formatContributors(
+      result,
+      { repo: subject, repoUrl: `${services.config.github.webUrl}/${subject}` },
+      { freshness: fetched.freshness, now: services.now(), buttons },
+    ),
+    threadName: threadName("contributors", subject),
+    summary: formatThreadSummary("contributors", subject),
+  };
+}
+
+/** `/contributors`: a repository's contributors as GitHub pages them, 30 a page. */
+export const command: CommandModule<ContributorsArgs> = {
+  data: {
+    type: ApplicationCommandType.ChatInput,
+    name: "contributors",
+    description: "List the contributors of a repository",
+    options: [
+      repoOption,
+      {
+        type: ApplicationCommandOptionType.Integer,
+        name: "page",
+        description: "Page number, 30 contributors a page (default 1)",
+        required: false,
+        min_value: 1,
+        max_value: 10_000,
+      },
+      threadOption,
+    ],
+  },
+  threadable: true,
+  customIdPrefixes: ["contributors"],
+  parse(options, services) {
+    const raw = parseWith(rawSchema, options);
+    if (raw.page !== undefined && (!Number.isInteger(raw.page) || raw.page < 1)) {
+      throw new InvalidOptionError("page", "takes a whole number from 1.");
+    }
+    return {
+      repo: parseRepoArgument(raw.repo, webHostsOf(services.config.github.webUrl)).repo,
+      page: raw.page ?? 1,
+      ...(raw.thread !== undefined ? { thread: raw.thread } : {}),
+    };
+  },
+  execute(args, request, services) {
+    return render(args.repo, args.page, request.guildId, services);
+  },
+  async button(context, services) {
+    const state = buttonStateSchema.safeParse(
+      await services.buttons.get(context.customId.slice("contributors:".length)),
+    );
+    if (!state.success) throw new ExpiredComponentError("contributors");
+    return render(state.data.repo, state.data.page, context.request.guildId, services);
+  },
+  async autocomplete(focused, _options, request, services) {
+    return focused.name === "repo" ? suggestRepositories(focused.value, request.guildId, services) : [];
+  },
+};

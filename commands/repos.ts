@@ -1,0 +1,117 @@
+import { ApplicationCommandOptionType, ApplicationCommandType } from "discord-api-types/v10";
+import { z } from "zod";
+import type { CommandAnswer, CommandModule } from "../src/bot/commandModule.js";
+import { parseWith, threadOption } from "../src/bot/commonOptions.js";
+import type { Services } from "../src/bot/services.js";
+import { ExpiredComponentError } from "../src/errors.js";
+import { formatThreadSummary, threadName } from "../src/format/error.js";
+import { formatRepositories } from "../src/format/repositories.js";
+import type { RepositorySort } from "../src/github/types.js";
+import { parseOwner } from "../src/input/repoArgument.js";
+
+/** Repositories per page: enough to scan, few enough to read on a phone. */
+export const REPOS_PER_PAGE = 10;
+
+interface ReposArgs {
+  owner: string;
+  sort: RepositorySort;
+  thread?: boolean;
+}
+
+/**
+ * The state behind Previous / Next: GraphQL pages forward with `after`, so the cursors of every
+ * page so far are kept (`cursors[i]` is the `after` of page i + 1; page 1 has none).
+ */
+const buttonStateSchema = z.object({
+  owner: z.string(),
+  sort: z.enum(["pushed", "name"]),
+  cursors: z.array(z.string().nullable()).min(1).max(1000),
+});
+type ReposButtonState = z.infer<typeof buttonStateSchema>;
+
+const rawSchema = z.object({
+  owner: z.string(),
+  sort: z.enum(["pushed", "name"]).optional(),
+  thread: z.boolean().optional(),
+});
+
+async function page(
+  state: ReposButtonState,
+  guildId: string | null,
+  services: Services,
+): Promise<CommandAnswer> {
+  const after = state.cursors.at(-1) ?? null;
+  const fetched = await services.scout.repositories(guildId, {
+    login: state.owner,
+    first: REPOS_PER_PAGE,
+    sort: state.sort,
+    ...(after !== null ? { after } : {}),
+  });
+  const result = fetched.value;
+  const buttons: { previous?: string; next?: string } = {};
+  if (state.cursors.length > 1) {
+    buttons.previous = `repos:${await services.buttons.put({ ...state, cursors: state.cursors.slice(0, -1) })}`;
+  }
+  if (result.pageInfo.hasNextPage && result.pageInfo.endCursor) {
+    buttons.next = `repos:${await services.buttons.put({ ...state, cursors: [...state.cursors, result.pageInfo.endCursor] })}`;
+  }
+  const subject = result.owner.login;
+  return {
+    message: formatRepositories(
+      result,
+      { sort: state.sort, pageNumber: state.cursors.length, perPage: REPOS_PER_PAGE },
+      { freshness: fetched.freshness, now: services.now(), buttons },
+    ),
+    threadName: threadName("repos", subject),
+    summary: formatThreadSummary("repos", subject),
+  };
+}
+
+/** `/repos`: an owner's repositories, most recently pushed first (or by name), a page at a time. */
+export const command: CommandModule<ReposArgs> = {
+  data: {
+    type: ApplicationCommandType.ChatInput,
+    name: "repos",
+    description: "List the repositories of a user or organization",
+    options: [
+      {
+        type: ApplicationCommandOptionType.String,
+        name: "owner",
+        description: "GitHub login of a user or organization",
+        required: true,
+        max_length: 39,
+      },
+      {
+        type: ApplicationCommandOptionType.String,
+        name: "sort",
+        description: "Order (default: last pushed first)",
+        required: false,
+        choices: [
+          { name: "last pushed", value: "pushed" },
+          { name: "name", value: "name" },
+        ],
+      },
+      threadOption,
+    ],
+  },
+  threadable: true,
+  customIdPrefixes: ["repos"],
+  parse(options) {
+    const raw = parseWith(rawSchema, options);
+    return {
+      owner: parseOwner(raw.owner),
+      sort: raw.sort ?? "pushed",
+      ...(raw.thread !== undefined ? { thread: raw.thread } : {}),
+    };
+  },
+  execute(args, request, services) {
+    return page({ owner: args.owner, sort: args.sort, cursors: [null] }, request.guildId, services);
+  },
+  async button(context, services) {
+    const state = buttonStateSchema.safeParse(
+      await services.buttons.get(context.customId.slice("repos:".length)),
+    );
+    if (!state.success) throw new ExpiredComponentError("repos");
+    return page(state.data, context.request.guildId, services);
+  },
+};

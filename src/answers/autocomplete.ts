@@ -1,0 +1,96 @@
+import type { APIApplicationCommandOptionChoice } from "discord-api-types/v10";
+import type { Services } from "../bot/services.js";
+import { parseRepoArgument, webHostsOf } from "../input/repoArgument.js";
+
+/** Discord's limits on autocomplete: 25 choices, name 1..100, value up to 100. */
+const MAX_CHOICES = 25;
+const MAX_CHOICE = 100;
+
+function choice(name: string, value: string): APIApplicationCommandOptionChoice | null {
+  if (value.length === 0 || value.length > MAX_CHOICE) return null;
+  const shown = name.length > MAX_CHOICE ? `${name.slice(0, MAX_CHOICE - 1)}…` : name;
+  return { name: shown || value, value };
+}
+
+function compact<T>(items: ReadonlyArray<T | null>): T[] {
+  return items.filter((item): item is T => item !== null);
+}
+
+/**
+ * Suggestions for a `repo` option: the repositories recently asked about in this server first,
+ * then the typed owner's repositories (most recently pushed first) whose name matches what follows
+ * the slash.
+ */
+export async function suggestRepositories(
+  typed: string,
+  guildId: string | null,
+  services: Services,
+): Promise<APIApplicationCommandOptionChoice[]> {
+  const text = typed.trim();
+  const lower = text.toLowerCase();
+  const recent = services.recent.list(guildId).filter((name) => name.toLowerCase().includes(lower));
+  const suggestions = new Map<string, APIApplicationCommandOptionChoice>();
+  for (const name of recent) {
+    const item = choice(`${name} (recent)`, name);
+    if (item) suggestions.set(name.toLowerCase(), item);
+  }
+  const slash = text.indexOf("/");
+  const owner = slash === -1 ? text : text.slice(0, slash);
+  const partial = slash === -1 ? "" : text.slice(slash + 1).toLowerCase();
+  if (/^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/.test(owner) && !text.includes("://")) {
+    const fetched = await services.scout.repositories(guildId, { login: owner, first: 100, sort: "pushed" });
+    const matches = fetched.value.repositories.filter((repo) => repo.name.toLowerCase().includes(partial));
+    matches.sort(
+      (a, b) =>
+        Number(!a.name.toLowerCase().startsWith(partial)) - Number(!b.name.toLowerCase().startsWith(partial)),
+    );
+    for (const repo of matches) {
+      const item = choice(`${repo.nameWithOwner}${repo.isPrivate ? " 🔒" : ""}`, repo.nameWithOwner);
+      if (item && !suggestions.has(repo.nameWithOwner.toLowerCase()))
+        suggestions.set(repo.nameWithOwner.toLowerCase(), item);
+    }
+  }
+  return [...suggestions.values()].slice(0, MAX_CHOICES);
+}
+
+/**
+ * Suggestions for a `path` option: the entries of the folder typed so far (at the default branch,
+ * or the ref a URL in `repo` names), folders first. `want: "blob"` still offers folders (to walk
+ * into), marked with a trailing slash.
+ */
+export async function suggestPaths(
+  repoText: string,
+  typed: string,
+  guildId: string | null,
+  services: Services,
+  _want: "blob" | "any",
+): Promise<APIApplicationCommandOptionChoice[]> {
+  let parsed;
+  try {
+    parsed = parseRepoArgument(repoText, webHostsOf(services.config.github.webUrl));
+  } catch {
+    return [];
+  }
+  const text = typed.replace(/^\/+/, "");
+  const cut = text.lastIndexOf("/");
+  const folder = cut === -1 ? "" : text.slice(0, cut);
+  const prefix = (cut === -1 ? text : text.slice(cut + 1)).toLowerCase();
+  if (folder.split("/").some((segment) => segment === ".." || segment === ".")) return [];
+  const fetched = await services.scout.contents(guildId, {
+    repo: parsed.repo,
+    path: folder,
+    ...(parsed.ref !== undefined ? { ref: parsed.ref } : {}),
+  });
+  if (fetched.value.kind !== "tree") {
+    const item = choice(fetched.value.path, fetched.value.path);
+    return item ? [item] : [];
+  }
+  const entries = fetched.value.entries
+    .filter((entry) => entry.name.toLowerCase().startsWith(prefix))
+    .sort((a, b) => Number(a.type !== "tree") - Number(b.type !== "tree") || a.name.localeCompare(b.name));
+  return compact(
+    entries.map((entry) =>
+      entry.type === "tree" ? choice(`📁 ${entry.path}/`, `${entry.path}/`) : choice(entry.path, entry.path),
+    ),
+  ).slice(0, MAX_CHOICES);
+}

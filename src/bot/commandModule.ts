@@ -1,0 +1,110 @@
+import type {
+  APIApplicationCommandOptionChoice,
+  APIModalInteractionResponseCallbackData,
+  RESTPostAPIChatInputApplicationCommandsJSONBody,
+} from "discord-api-types/v10";
+import { z } from "zod";
+import type { FormattedMessage } from "../format/message.js";
+import type { Logger } from "../logger.js";
+import type { Services } from "./services.js";
+
+/**
+ * Options of an interaction, flattened: `{ repo: "demo/widgets", thread: true }`. A subcommand
+ * arrives as `subcommand` (and `group` for a subcommand group).
+ */
+export type RawOptions = Readonly<Record<string, string | number | boolean | undefined>>;
+
+/** Who asked, where: what a command may know of the interaction, without discord.js objects. */
+export interface CommandRequest {
+  interactionId: string;
+  guildId: string | null;
+  channelId: string | null;
+  userId: string;
+  /** The member's permissions in the channel (null in a DM). */
+  memberPermissions: bigint | null;
+  locale: string;
+  logger: Logger;
+}
+
+/** A finished answer: the message and, for thread mode, its thread name and channel summary. */
+export interface CommandAnswer {
+  message: FormattedMessage;
+  /** The name of the thread when the answer goes into one (1..100 characters). */
+  threadName?: string;
+  /** The one line posted in the channel when the answer goes into a thread. */
+  summary?: string;
+}
+
+/** What a button or a modal submit may do to the message. */
+export interface ComponentContext {
+  request: CommandRequest;
+  /** The custom id, whole. */
+  customId: string;
+}
+
+/**
+ * One slash command. `data` is the registration (plain discord-api-types data, shared with
+ * deploy-commands.ts); `parse` turns raw options into typed arguments (zod), throwing
+ * `InvalidOptionError`; `execute` does the work through services and returns an answer. The router
+ * owns every Discord concern: deferral, threads, ephemeral errors.
+ */
+export interface CommandModule<Args = unknown> {
+  data: RESTPostAPIChatInputApplicationCommandsJSONBody;
+  /** Replies are ephemeral (admin commands). Errors are always ephemeral. */
+  ephemeral?: boolean;
+  /** Manage Server is required, checked from the interaction's member permissions; refused in DMs. */
+  adminOnly?: boolean;
+  /** Custom id prefixes (before the first `:`) of the buttons and modals this command handles. */
+  customIdPrefixes?: readonly string[];
+  parse(options: RawOptions, services: Services): Args;
+  /** When it returns a modal, the modal is the first response and `execute` is not called. */
+  modal?(
+    args: Args,
+    request: CommandRequest,
+    services: Services,
+  ): APIModalInteractionResponseCallbackData | null;
+  /** Whether the answer may go into a thread (SPEC section 3). */
+  threadable?: boolean;
+  execute(args: Args, request: CommandRequest, services: Services): Promise<CommandAnswer>;
+  autocomplete?(
+    focused: { name: string; value: string },
+    options: RawOptions,
+    request: CommandRequest,
+    services: Services,
+  ): Promise<APIApplicationCommandOptionChoice[]>;
+  /** A button press: the new message, replacing the one the button is on. */
+  button?(context: ComponentContext, services: Services): Promise<CommandAnswer>;
+  /** A modal submit: an ephemeral answer. */
+  modalSubmit?(
+    context: ComponentContext & { fields: Readonly<Record<string, string>> },
+    services: Services,
+  ): Promise<CommandAnswer>;
+}
+
+const functionSchema = z.custom<(...args: never[]) => unknown>((value) => typeof value === "function", {
+  message: "must be a function",
+});
+
+/** The shape every module of `commands/` must have; checked at load, before use. */
+export const commandModuleSchema = z.object({
+  data: z
+    .object({
+      name: z.string().regex(/^[-_\p{L}\p{N}]{1,32}$/u, "must be 1..32 lowercase characters"),
+      description: z.string().min(1).max(100),
+      options: z
+        .array(z.object({ name: z.string(), description: z.string().min(1).max(100) }).loose())
+        .max(25)
+        .optional(),
+    })
+    .loose(),
+  ephemeral: z.boolean().optional(),
+  adminOnly: z.boolean().optional(),
+  threadable: z.boolean().optional(),
+  customIdPrefixes: z.array(z.string().min(1).max(40)).optional(),
+  parse: functionSchema,
+  execute: functionSchema,
+  modal: functionSchema.optional(),
+  autocomplete: functionSchema.optional(),
+  button: functionSchema.optional(),
+  modalSubmit: functionSchema.optional(),
+});

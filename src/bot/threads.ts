@@ -1,0 +1,84 @@
+import { ChannelType, PermissionFlagsBits, Routes, type APIThreadChannel } from "discord-api-types/v10";
+import type { REST } from "discord.js";
+import type { FormattedMessage } from "../format/message.js";
+import { toRestMessage } from "./messagePayload.js";
+
+/** Where an answer goes: a new thread, or in place (with the reason when a thread was wanted). */
+export type Placement = { mode: "thread" } | { mode: "inPlace"; note?: string };
+
+const THREAD_TYPES = new Set<number>([
+  ChannelType.PublicThread,
+  ChannelType.PrivateThread,
+  ChannelType.AnnouncementThread,
+]);
+const THREAD_PARENTS = new Set<number>([ChannelType.GuildText, ChannelType.GuildAnnouncement]);
+
+/**
+ * Decides where an answer goes (SPEC section 3). A thread is wanted when asked for, or when the
+ * server setting is on and the option was not given. Inside a thread the answer stays in place;
+ * where a thread cannot be made (a DM, another kind of channel, a missing permission), the answer
+ * stays in place and says why.
+ */
+export function decidePlacement(input: {
+  wantsThread: boolean;
+  inGuild: boolean;
+  /** The channel's type, when known. */
+  channelType: number | null;
+  /** What the bot may do in the channel (`app_permissions`). */
+  appPermissions: bigint;
+}): Placement {
+  if (!input.wantsThread) return { mode: "inPlace" };
+  if (input.channelType !== null && THREAD_TYPES.has(input.channelType)) return { mode: "inPlace" };
+  if (!input.inGuild) {
+    return {
+      mode: "inPlace",
+      note: "-# Threads cannot be started in direct messages, so the answer is here.",
+    };
+  }
+  if (input.channelType === null || !THREAD_PARENTS.has(input.channelType)) {
+    return {
+      mode: "inPlace",
+      note: "-# Threads can only be started in text channels, so the answer is here.",
+    };
+  }
+  const missing: string[] = [];
+  if ((input.appPermissions & PermissionFlagsBits.CreatePublicThreads) === 0n)
+    missing.push("Create Public Threads");
+  if ((input.appPermissions & PermissionFlagsBits.SendMessagesInThreads) === 0n)
+    missing.push("Send Messages in Threads");
+  if (missing.length > 0) {
+    return {
+      mode: "inPlace",
+      note: `-# I could not start a thread: I lack the ${missing.join(" and ")} permission${missing.length > 1 ? "s" : ""} in this channel, so the answer is here.`,
+    };
+  }
+  return { mode: "thread" };
+}
+
+/**
+ * Starts a public thread from a message and posts the answer in it. Uses REST directly, so it works
+ * whatever the channel cache holds.
+ * @returns the thread's id (equal to the starter message's id).
+ */
+export async function answerInThread(
+  rest: REST,
+  input: { channelId: string; messageId: string; name: string; message: FormattedMessage },
+): Promise<string> {
+  const thread = (await rest.post(Routes.threads(input.channelId, input.messageId), {
+    body: { name: input.name.slice(0, 100) || "answer", auto_archive_duration: 1440 },
+  })) as APIThreadChannel;
+  const { body, files } = toRestMessage(input.message);
+  await rest.post(Routes.channelMessages(thread.id), { body, files });
+  return thread.id;
+}
+
+/** A short reason a thread could not be made, from Discord's error, for the in-place note. */
+export function threadFailureNote(error: unknown): string {
+  const code =
+    typeof error === "object" && error !== null && "code" in error ? (error as { code: unknown }).code : null;
+  const reason =
+    code === 50013 || code === 50001
+      ? "I lack the permission to start threads here"
+      : "Discord refused to start a thread here";
+  return `-# ${reason}, so the answer is here.`;
+}
