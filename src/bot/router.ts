@@ -157,10 +157,8 @@ export function createRouter(options: RouterOptions): Router {
     logger: Logger,
     deferredPublic: boolean,
   ): Promise<void> {
-    const message = {
-      ...toMessageOptions(formatError(sentenceFor(error, logger))),
-      flags: MessageFlags.Ephemeral as const,
-    };
+    const body = toMessageOptions(formatError(sentenceFor(error, logger)));
+    const message = { ...body, flags: MessageFlags.Ephemeral as const };
     try {
       if (!interaction.deferred && !interaction.replied) {
         await interaction.reply(message);
@@ -176,7 +174,8 @@ export function createRouter(options: RouterOptions): Router {
       } else if (interaction.isButton()) {
         await interaction.followUp(message);
       } else {
-        await interaction.editReply(message);
+        // Deferred ephemerally (a modal submit, an admin command): the reply is already private.
+        await interaction.editReply(body);
       }
     } catch (replyError) {
       logger.warn(
