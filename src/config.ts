@@ -178,3 +178,14 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     logLevel: e.LOG_LEVEL,
   };
 }
+
+/**
+ * Loads `.env` (dotenv; variables already set win) and validates the process environment. The one
+ * place that reads `process.env`.
+ * @throws ConfigError naming every variable that is wrong.
+ */
+export async function loadConfigFromProcess(options: { dotenvPath?: string } = {}): Promise<Config> {
+  const dotenv = await import("dotenv");
+  dotenv.config({ quiet: true, ...(options.dotenvPath ? { path: options.dotenvPath } : {}) });
+  return loadConfig(process.env);
+}
