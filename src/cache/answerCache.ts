@@ -1,0 +1,171 @@
+import { createHash } from "node:crypto";
+import type { Logger } from "../logger.js";
+import type { CacheStore } from "./guardedStore.js";
+
+/** What a cache key may be built from: flat, already-normalized arguments. */
+export type CacheArgValue = string | number | boolean | null | undefined;
+export type CacheArgs = Readonly<Record<string, CacheArgValue>>;
+
+/**
+ * How long an answer lives. `pinned`: the answer is fixed by a commit id and can never change.
+ * `short`: it follows a branch, a list or an account (ref resolution, repositories, contributors,
+ * viewer) and may change at any moment.
+ */
+export type TtlClass = "pinned" | "short";
+
+export interface CacheRequest<T> {
+  /** The kind of answer (`blame`, `contents`, `refs`...): also the store namespace. */
+  kind: string;
+  /**
+   * The arguments that determine the answer, already normalized by the caller (owner and name
+   * lowercased, defaults filled in): the cache only serializes them stably. Undefined is dropped.
+   */
+  args: CacheArgs;
+  /** {@link tokenFingerprint} of the token in effect (never the token itself). */
+  fingerprint: string;
+  ttl: TtlClass;
+  /** The upstream call, made only on a miss, once for all identical requests in flight. */
+  fetch: () => Promise<T>;
+  /** Bump when the shape of T changes, so entries of the old shape are never read. Default 1. */
+  version?: number;
+}
+
+export interface CachedAnswer<T> {
+  /** Shared by every caller of the same request: treat it as read-only. */
+  value: T;
+  /** When the value was fetched upstream (ISO), for the footer's "cached N min ago". */
+  fetchedAt: string;
+  /** True when read from the store; false when fetched by this call or the one it joined. */
+  fromCache: boolean;
+}
+
+export interface AnswerCache {
+  /**
+   * The answer from the cache, or fetched and stored. Identical requests in flight share one
+   * fetch, and its failure; a failure (or an undefined value) is never stored.
+   */
+  getOrFetch<T>(request: CacheRequest<T>): Promise<CachedAnswer<T>>;
+  /** How many distinct requests are in flight right now. */
+  inFlight(): number;
+}
+
+/** Answers pinned to a commit id live a week: they cannot change, the bound only limits the store's size. */
+export const PINNED_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Keys longer than this hash their arguments: Redis and SQLite keys stay short and bounded. */
+const MAX_PLAIN_KEY_LENGTH = 200;
+const KIND = /^[a-z][a-z0-9-]{0,39}$/;
+/** A fingerprint is lowercase hex; anything else (such as a raw token) is refused, not stored. */
+const FINGERPRINT = /^[0-9a-f]{16,128}$/;
+
+/**
+ * Serializes arguments deterministically: keys sorted, undefined dropped, values as JSON (so the
+ * string "1" and the number 1 differ). Non-finite numbers are refused: JSON would write them as
+ * null and mix them up with null.
+ */
+export function stableArgs(args: CacheArgs): string {
+  const entries = Object.keys(args)
+    .sort()
+    .flatMap((name): Array<[string, string | number | boolean | null]> => {
+      const value = args[name];
+      if (value === undefined) return [];
+      if (typeof value === "number" && !Number.isFinite(value)) {
+        throw new Error(`cache argument ${name} is not a finite number`);
+      }
+      return [[name, value]];
+    });
+  return JSON.stringify(Object.fromEntries(entries));
+}
+
+/**
+ * The key of an answer: `<kind>:v<version>:<fingerprint>:<args as JSON>`, or `...:#<sha256>` when
+ * that would be long. The fingerprint scopes answers to the token that fetched them (SPEC section
+ * 4: one server never sees data fetched with another's token).
+ */
+export function answerCacheKey(kind: string, fingerprint: string, args: CacheArgs, version = 1): string {
+  if (!KIND.test(kind)) throw new Error(`invalid cache kind ${JSON.stringify(kind)}`);
+  if (!FINGERPRINT.test(fingerprint)) throw new Error("invalid token fingerprint: expected lowercase hex");
+  if (!Number.isInteger(version) || version < 1) throw new Error("invalid cache version");
+  const head = `${kind}:v${version}:${fingerprint}:`;
+  const json = stableArgs(args);
+  if (head.length + json.length <= MAX_PLAIN_KEY_LENGTH) return head + json;
+  return `${head}#${createHash("sha256").update(json).digest("hex")}`;
+}
+
+/** What the store holds for one answer. */
+interface StoredAnswer {
+  value: unknown;
+  fetchedAt: string;
+  /** Epoch ms, checked against the cache's clock (the store's own expiry uses the wall clock). */
+  expiresAt: number;
+}
+
+function asStoredAnswer(raw: unknown): StoredAnswer | undefined {
+  if (raw === null || typeof raw !== "object") return undefined;
+  const record = raw as Partial<StoredAnswer>;
+  if (!("value" in record) || record.value === undefined) return undefined;
+  if (typeof record.fetchedAt !== "string" || typeof record.expiresAt !== "number") return undefined;
+  return record as StoredAnswer;
+}
+
+export interface AnswerCacheOptions {
+  /** The store of a namespace, usually `stores.cache` of {@link openStores}. */
+  store: (namespace: string) => CacheStore;
+  logger: Logger;
+  /** Lifetime of `short` answers (config: CACHE_SHORT_TTL_SECONDS * 1000). */
+  shortTtlMs: number;
+  /** Lifetime of `pinned` answers. Default {@link PINNED_TTL_MS}. */
+  pinnedTtlMs?: number;
+  /** The clock (epoch ms); tests move it to expire entries. */
+  now?: () => number;
+}
+
+/**
+ * Creates the answer cache: the TTL policy, the token-scoped keys and the sharing of identical
+ * requests in flight, over any {@link CacheStore} (whose failures read as misses).
+ */
+export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
+  const now = options.now ?? Date.now;
+  const pinnedTtlMs = options.pinnedTtlMs ?? PINNED_TTL_MS;
+  if (!(options.shortTtlMs > 0) || !(pinnedTtlMs > 0)) throw new Error("cache lifetimes must be positive");
+  const inflight = new Map<string, Promise<CachedAnswer<unknown>>>();
+  const logger = options.logger;
+
+  return {
+    getOrFetch<T>(request: CacheRequest<T>): Promise<CachedAnswer<T>> {
+      const key = answerCacheKey(request.kind, request.fingerprint, request.args, request.version);
+      const joined = inflight.get(key);
+      if (joined) return joined as Promise<CachedAnswer<T>>;
+
+      const store = options.store(request.kind);
+      const ttlMs = request.ttl === "pinned" ? pinnedTtlMs : options.shortTtlMs;
+      let writing: Promise<void> | undefined;
+      const run = (async (): Promise<CachedAnswer<T>> => {
+        const stored = asStoredAnswer(await store.get(key));
+        if (stored && stored.expiresAt > now()) {
+          logger.debug({ kind: request.kind, fromCache: true }, "cache hit");
+          return { value: stored.value as T, fetchedAt: stored.fetchedAt, fromCache: true };
+        }
+        const value = await request.fetch();
+        const fetchedAtMs = now();
+        const fetchedAt = new Date(fetchedAtMs).toISOString();
+        if (value !== undefined) {
+          const record: StoredAnswer = { value, fetchedAt, expiresAt: fetchedAtMs + ttlMs };
+          writing = store.set(key, record, ttlMs);
+        }
+        logger.debug({ kind: request.kind, fromCache: false }, "cache miss: fetched");
+        return { value, fetchedAt, fromCache: false };
+      })();
+
+      inflight.set(key, run);
+      // The entry stays until the write lands, so a request arriving meanwhile joins instead of
+      // missing the store and fetching again. A failure leaves at once: the next call retries.
+      const release = (): void => {
+        if (inflight.get(key) === run) inflight.delete(key);
+      };
+      run.then(() => (writing ? writing.then(release, release) : release()), release);
+      return run;
+    },
+    inFlight: () => inflight.size,
+  };
+}

@@ -1,0 +1,349 @@
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import KeyvRedis, { createClient } from "@keyv/redis";
+import KeyvSqlite from "@keyv/sqlite";
+import { Keyv } from "keyv";
+import type { Logger } from "../logger.js";
+import {
+  guardCacheKeyv,
+  guardDurableKeyv,
+  type CacheStore,
+  type DurableStore,
+  type GuardOptions,
+} from "./guardedStore.js";
+import { createOutageReporter } from "./outageReporter.js";
+
+/** The cache namespaces RepoScout uses: one per kind of answer, plus ETags and button state. */
+export const CACHE_NAMESPACES = [
+  "blame",
+  "contents",
+  "repositories",
+  "contributors",
+  "refs",
+  "viewer",
+  "etags",
+  "buttons",
+] as const;
+
+/** The durable namespaces: server tokens and server settings. */
+export const DURABLE_NAMESPACES = ["vault", "settings"] as const;
+
+export type StoreBackend = "memory" | "sqlite" | "redis";
+
+/** Gives the store of one namespace; the same object for the same name. */
+export type CacheStoreFactory = (namespace: string) => CacheStore;
+export type DurableStoreFactory = (namespace: string) => DurableStore;
+
+/** The family of stores of one process, opened once by {@link openStores}. */
+export interface Stores {
+  readonly backend: StoreBackend;
+  /** A cache namespace (`blame`, `etags`...): failures read as misses. */
+  readonly cache: CacheStoreFactory;
+  /** A durable namespace (`vault`, `settings`): failures throw. */
+  readonly durable: DurableStoreFactory;
+  /**
+   * Deletes expired entries from the embedded stores (Redis expires its own). Runs on a timer;
+   * exposed for tests and tools. @returns how many entries were deleted.
+   */
+  sweepExpired(): Promise<number>;
+  /** Closes every connection and file; afterwards every operation fails (cache: reads as a miss). */
+  close(): Promise<void>;
+}
+
+export interface OpenStoresOptions {
+  /** Where the SQLite files live (`cache.sqlite`, `vault.sqlite`); created when missing. */
+  dataDir: string;
+  /** Put everything in this Redis instead of SQLite. */
+  redisUrl?: string | undefined;
+  /** Keep everything in process memory (tests; nothing survives a restart). Wins over the others. */
+  memory?: boolean;
+  logger: Logger;
+  /** First part of every Redis key (`<prefix>:<namespace>::<key>`); tests use a unique one. */
+  prefix?: string;
+  /** Bound of one cache operation before it counts as a miss. Default 400 ms. */
+  cacheTimeoutMs?: number;
+  /** Bound of one vault or settings operation before it fails. Default 2000 ms. */
+  durableTimeoutMs?: number;
+  /** How long {@link openStores} waits for Redis before going on without it. Default 3000 ms. */
+  redisConnectWaitMs?: number;
+  /** At most one store warning per this window (and per store). Default 30 s. */
+  outageWindowMs?: number;
+  /** How often expired entries are swept from SQLite and memory; 0 turns the timer off. Default 10 min. */
+  sweepIntervalMs?: number;
+}
+
+const NAMESPACE = /^[a-z][a-z0-9-]{0,39}$/;
+
+function checkNamespace(namespace: string): string {
+  if (!NAMESPACE.test(namespace)) throw new Error(`invalid store namespace ${JSON.stringify(namespace)}`);
+  return namespace;
+}
+
+/** Waits `ms`, or less when `done` settles first; leaves no timer behind. */
+async function waitAtMost(done: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    done.then(
+      () => undefined,
+      () => undefined,
+    ),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]);
+  clearTimeout(timer);
+}
+
+/** Backoff of Redis reconnections: fast at first, then every 2 s, and never giving up. */
+function redisReconnectDelay(retries: number): number {
+  return Math.min(50 * 2 ** retries, 2_000) + Math.floor(Math.random() * 100);
+}
+
+/** The parts a backend contributes to the family. */
+interface Backend {
+  backend: StoreBackend;
+  cacheKeyv(namespace: string): Keyv<unknown>;
+  durableKeyv(namespace: string): Keyv<unknown>;
+  cacheGuard: Omit<GuardOptions, "timeoutMs" | "isClosed">;
+  durableGuard: Omit<GuardOptions, "timeoutMs" | "isClosed">;
+  sweep(now: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+function memoryBackend(logger: Logger, windowMs: number): Backend {
+  // One Map per family; Keyv prefixes every key with its namespace, so namespaces can share it.
+  const cacheMap = new Map<string, unknown>();
+  const durableMap = new Map<string, unknown>();
+  const reporter = createOutageReporter({ logger, store: "memory", windowMs });
+  return {
+    backend: "memory",
+    cacheKeyv: (namespace) => new Keyv<unknown>({ store: cacheMap, namespace }),
+    durableKeyv: (namespace) => new Keyv<unknown>({ store: durableMap, namespace }),
+    cacheGuard: { store: "memory", reporter },
+    durableGuard: { store: "memory", reporter },
+    async sweep(now) {
+      let removed = 0;
+      for (const [key, raw] of cacheMap) {
+        if (typeof raw !== "string") continue;
+        const expires = (JSON.parse(raw) as { expires?: unknown }).expires;
+        if (typeof expires === "number" && expires < now) {
+          cacheMap.delete(key);
+          removed += 1;
+        }
+      }
+      return removed;
+    },
+    async close() {
+      cacheMap.clear();
+      durableMap.clear();
+    },
+  };
+}
+
+/**
+ * Opens one SQLite file with one connection, shared by the namespaces of a family (Keyv prefixes
+ * each key with its namespace). Opening is checked at once, so a data dir that cannot be written
+ * fails the start with a clear error rather than every command later.
+ */
+async function openSqliteFile(path: string, tuneForCache: boolean): Promise<KeyvSqlite> {
+  const adapter = new KeyvSqlite({ uri: `sqlite://${path}`, busyTimeout: 250 });
+  // Every namespace's Keyv listens to the adapter: more than Node's default of 10 listeners.
+  adapter.setMaxListeners(0);
+  adapter.on("error", () => undefined);
+  try {
+    // The first query awaits the adapter's connection promise, which would otherwise reject unheard.
+    await adapter.query("SELECT 1");
+    if (tuneForCache) {
+      // The cache can lose its last writes in a crash; it cannot make commands wait on fsync.
+      await adapter.query("PRAGMA journal_mode = WAL");
+      await adapter.query("PRAGMA synchronous = NORMAL");
+    }
+  } catch (error) {
+    throw new Error(`cannot open the SQLite store ${path}`, { cause: error });
+  }
+  return adapter;
+}
+
+async function sqliteBackend(dataDir: string, logger: Logger, windowMs: number): Promise<Backend> {
+  await mkdir(dataDir, { recursive: true });
+  // Two files: the cache can be deleted at any time; the vault and settings cannot.
+  const cacheFile = await openSqliteFile(join(dataDir, "cache.sqlite"), true);
+  let vaultFile: KeyvSqlite;
+  try {
+    vaultFile = await openSqliteFile(join(dataDir, "vault.sqlite"), false);
+  } catch (error) {
+    await cacheFile.disconnect().catch(() => undefined);
+    throw error;
+  }
+  return {
+    backend: "sqlite",
+    cacheKeyv: (namespace) => new Keyv<unknown>(cacheFile, { namespace }),
+    durableKeyv: (namespace) => new Keyv<unknown>(vaultFile, { namespace }),
+    cacheGuard: {
+      store: "sqlite:cache",
+      reporter: createOutageReporter({ logger, store: "sqlite:cache", windowMs }),
+    },
+    durableGuard: {
+      store: "sqlite:vault",
+      reporter: createOutageReporter({ logger, store: "sqlite:vault", windowMs }),
+    },
+    async sweep(now) {
+      // Keyv keeps the expiry inside the serialized value; nothing else deletes an entry never read again.
+      const before = (await cacheFile.query("SELECT COUNT(*) AS n FROM keyv")) as Array<{ n: number }>;
+      await cacheFile.query(
+        "DELETE FROM keyv WHERE json_valid(value) AND json_extract(value, '$.expires') < ?",
+        now,
+      );
+      const after = (await cacheFile.query("SELECT COUNT(*) AS n FROM keyv")) as Array<{ n: number }>;
+      return (before[0]?.n ?? 0) - (after[0]?.n ?? 0);
+    },
+    async close() {
+      await Promise.allSettled([cacheFile.disconnect(), vaultFile.disconnect()]);
+    },
+  };
+}
+
+async function redisBackend(
+  url: string,
+  prefix: string,
+  logger: Logger,
+  windowMs: number,
+  connectWaitMs: number,
+): Promise<Backend> {
+  const reporter = createOutageReporter({ logger, store: "redis", windowMs });
+  const client = createClient({
+    url,
+    // Without this, a command sent while Redis is unreachable waits in a queue until it comes back,
+    // which can be forever; with it, the command fails at once and reads as a miss.
+    disableOfflineQueue: true,
+    socket: { connectTimeout: 2_000, reconnectStrategy: redisReconnectDelay },
+  });
+  // One adapter per namespace shares this client; each adds its own listeners.
+  client.setMaxListeners(0);
+  // A client with no 'error' listener would crash the process on the first refused connection.
+  client.on("error", (error: unknown) => reporter.failure("connect", error));
+  client.on("ready", () => reporter.recovered());
+  // connect() resolves only once Redis answers and keeps retrying meanwhile (never rejecting with
+  // this strategy); the bot starts without waiting for it past `connectWaitMs`.
+  const connecting = client.connect();
+  await waitAtMost(connecting, connectWaitMs);
+  if (!client.isReady) {
+    logger.warn(
+      { store: "redis", waitedMs: connectWaitMs },
+      "Redis is not reachable yet: the cache reads as empty and server tokens cannot be read until it is",
+    );
+  }
+  const adapter = (namespace: string): Keyv<unknown> => {
+    const full = `${prefix}:${namespace}`;
+    // throwOnConnectError: if the client is ever closed, the adapter would otherwise reconnect on its own.
+    const store = new KeyvRedis(client, { namespace: full, throwOnErrors: true, throwOnConnectError: true });
+    // The adapter prefixes keys itself; Keyv must not add a second prefix.
+    return new Keyv<unknown>(store, { namespace: full, useKeyPrefix: false });
+  };
+  return {
+    backend: "redis",
+    cacheKeyv: adapter,
+    durableKeyv: adapter,
+    cacheGuard: { store: "redis", reporter },
+    durableGuard: { store: "redis", reporter },
+    async sweep() {
+      return 0;
+    },
+    async close() {
+      if (!client.isOpen) return;
+      // close() waits for commands in flight; a server that does not answer gets destroy() instead.
+      await waitAtMost(
+        client.close().catch(() => undefined),
+        1_000,
+      );
+      if (client.isOpen) client.destroy();
+    },
+  };
+}
+
+/**
+ * Opens the family of stores of the process once: one SQLite file for the cache and one for the
+ * vault and settings (default, in `dataDir`), or one Redis connection for everything when
+ * `redisUrl` is set, or process memory. Namespaces are cheap views of that one connection.
+ *
+ * Redis that is down at start does not stop the bot: the client keeps reconnecting in the
+ * background, the cache reads as empty meanwhile, and the vault throws a user-facing error.
+ * @throws when a SQLite file cannot be opened (a data dir that cannot be written).
+ */
+export async function openStores(options: OpenStoresOptions): Promise<Stores> {
+  const windowMs = options.outageWindowMs ?? 30_000;
+  const backend: Backend = options.memory
+    ? memoryBackend(options.logger, windowMs)
+    : options.redisUrl
+      ? await redisBackend(
+          options.redisUrl,
+          options.prefix ?? "reposcout",
+          options.logger,
+          windowMs,
+          options.redisConnectWaitMs ?? 3_000,
+        )
+      : await sqliteBackend(options.dataDir, options.logger, windowMs);
+
+  let closed = false;
+  const isClosed = (): boolean => closed;
+  const cacheTimeoutMs = options.cacheTimeoutMs ?? 400;
+  const durableTimeoutMs = options.durableTimeoutMs ?? 2_000;
+  const caches = new Map<string, CacheStore>();
+  const durables = new Map<string, DurableStore>();
+
+  const cache: CacheStoreFactory = (namespace) => {
+    let store = caches.get(namespace);
+    if (!store) {
+      store = guardCacheKeyv(backend.cacheKeyv(checkNamespace(namespace)), {
+        ...backend.cacheGuard,
+        timeoutMs: cacheTimeoutMs,
+        isClosed,
+      });
+      caches.set(namespace, store);
+    }
+    return store;
+  };
+  const durable: DurableStoreFactory = (namespace) => {
+    let store = durables.get(namespace);
+    if (!store) {
+      store = guardDurableKeyv(backend.durableKeyv(checkNamespace(namespace)), {
+        ...backend.durableGuard,
+        timeoutMs: durableTimeoutMs,
+        isClosed,
+      });
+      durables.set(namespace, store);
+    }
+    return store;
+  };
+
+  const sweepExpired = async (): Promise<number> => {
+    if (closed) return 0;
+    try {
+      return await backend.sweep(Date.now());
+    } catch (error) {
+      backend.cacheGuard.reporter.failure("sweep", error);
+      return 0;
+    }
+  };
+  const sweepIntervalMs = options.sweepIntervalMs ?? 10 * 60_000;
+  const sweepTimer =
+    sweepIntervalMs > 0 && backend.backend !== "redis"
+      ? setInterval(() => void sweepExpired(), sweepIntervalMs).unref()
+      : undefined;
+
+  options.logger.info({ store: backend.backend }, "stores open");
+  return {
+    backend: backend.backend,
+    cache,
+    durable,
+    sweepExpired,
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(sweepTimer);
+      await backend.close();
+    },
+  };
+}
+
+export type { CacheStore, DurableStore };

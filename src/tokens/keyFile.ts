@@ -1,0 +1,50 @@
+import { randomBytes } from "node:crypto";
+import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+
+/** The sandbox's encryption key, in its data dir. */
+export const SANDBOX_KEY_FILE = "token-encryption.key";
+
+function parseKey(text: string, path: string): Buffer {
+  const trimmed = text.trim();
+  const key = Buffer.from(trimmed, "base64");
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(trimmed) || key.length !== 32) {
+    throw new Error(`${path} does not hold a 32-byte key in base64; delete it to have a new one made`);
+  }
+  return key;
+}
+
+/**
+ * Reads a 32-byte key (base64 text) from `path`, or creates it: 32 random bytes, file mode 0600,
+ * folder created. Creation uses an exclusive open, so two processes starting together end up with
+ * the same key (the loser reads the winner's file).
+ * @throws when the file exists but does not hold a 32-byte base64 key.
+ */
+export async function loadOrCreateKeyFile(path: string): Promise<Buffer> {
+  try {
+    return parseKey(await readFile(path, "utf8"), path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  await mkdir(dirname(path), { recursive: true });
+  const key = randomBytes(32);
+  try {
+    await writeFile(path, `${key.toString("base64")}\n`, { mode: 0o600, flag: "wx" });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST")
+      return parseKey(await readFile(path, "utf8"), path);
+    throw error;
+  }
+  // The mode given to writeFile is masked by the umask; the key must be private whatever the umask.
+  await chmod(path, 0o600);
+  return key;
+}
+
+/**
+ * The encryption key of the local sandbox: `<dataDir>/token-encryption.key`, created on first use
+ * (SPEC section 5: "the sandbox makes one in DATA_DIR"). A real deployment sets
+ * TOKEN_ENCRYPTION_KEY instead.
+ */
+export async function loadOrCreateSandboxKey(dataDir: string): Promise<Buffer> {
+  return loadOrCreateKeyFile(join(dataDir, SANDBOX_KEY_FILE));
+}

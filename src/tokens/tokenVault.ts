@@ -1,0 +1,282 @@
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+import { z } from "zod";
+import type { DurableStore } from "../cache/guardedStore.js";
+import { UserFacingError } from "../errors.js";
+import type { Logger } from "../logger.js";
+
+/** A server token as the vault gives it back. */
+export interface StoredToken {
+  token: string;
+  /** Discord user id of the admin who set it. */
+  setBy: string;
+  /** ISO time it was set. */
+  setAt: string;
+  /** The GitHub login the token authenticated as when it was set. */
+  login: string;
+}
+
+/** What `/token status` may show: everything but the token. */
+export type TokenStatus = Omit<StoredToken, "token">;
+
+/** The encrypted store of server tokens (SPEC section 4). */
+export interface TokenVault {
+  /** Whether a key is configured, i.e. whether {@link TokenVault.set} can work. */
+  readonly canStore: boolean;
+  /**
+   * Encrypts and stores a server's token, replacing any previous one.
+   * @throws VaultKeyMissingError when no encryption key is configured.
+   * @throws TokenStoreUnavailableError when the store fails.
+   */
+  set(guildId: string, entry: { token: string; setBy: string; login: string }): Promise<void>;
+  /**
+   * The server's token, or null when it has none.
+   *
+   * A record that fails authentication (a flipped byte, a record copied from another server, a
+   * malformed record) is treated as absent and logged as an error: the token in it is
+   * unrecoverable, and someone able to alter the store could as well delete the record, which
+   * reads the same. An admin sees "no token" in `/token status` and can set it again.
+   * @throws TokenStoreUnavailableError when the store fails: never read as "no token", which would
+   *   move the server to the default token.
+   * @throws VaultLockedError when the record was encrypted with a key the bot no longer has.
+   */
+  get(guildId: string): Promise<StoredToken | null>;
+  /** Like {@link TokenVault.get} (same errors), without the token. */
+  status(guildId: string): Promise<TokenStatus | null>;
+  /**
+   * Deletes the server's token; works without a key.
+   * @returns whether there was one.
+   * @throws TokenStoreUnavailableError when the store fails.
+   */
+  clear(guildId: string): Promise<boolean>;
+}
+
+/** `/token set` on a bot that has no encryption key. */
+export class VaultKeyMissingError extends UserFacingError {
+  readonly code = "vault_key_missing";
+  constructor() {
+    super(
+      "This bot has no TOKEN_ENCRYPTION_KEY, so it cannot store server tokens. Ask its operator to set one.",
+    );
+  }
+}
+
+/** A server token stored under a key the bot no longer has (lost or rotated without the previous key). */
+export class VaultLockedError extends UserFacingError {
+  readonly code = "vault_locked";
+  constructor() {
+    super(
+      "This server's GitHub token is stored under an encryption key the bot no longer has. " +
+        "Ask the bot's operator to restore TOKEN_ENCRYPTION_KEY, or have an admin run `/token set` again.",
+    );
+  }
+}
+
+/** The vault's store failed or did not answer in time. */
+export class TokenStoreUnavailableError extends UserFacingError {
+  readonly code = "token_store_unavailable";
+  constructor(operation: "read" | "write", options?: { cause?: unknown }) {
+    super(
+      operation === "read"
+        ? "RepoScout cannot read this server's token store right now. Try again in a moment."
+        : "RepoScout cannot save to this server's token store right now. Try again in a moment.",
+      options,
+    );
+  }
+}
+
+const RECORD_VERSION = 1;
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+const GUILD_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+const base64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/);
+const recordSchema = z.object({
+  v: z.literal(RECORD_VERSION),
+  guildId: z.string(),
+  /** Which key encrypted it: a derived id, safe to store, that tells the current key from the previous. */
+  kid: z.string(),
+  iv: base64,
+  tag: base64,
+  ciphertext: base64,
+  setBy: z.string(),
+  setAt: z.string(),
+  login: z.string(),
+});
+type VaultRecord = z.infer<typeof recordSchema>;
+
+interface VaultKey {
+  id: string;
+  aes: Buffer;
+}
+
+/** The AES key and the key id are derived (HKDF) so the configured key itself is used for nothing else. */
+function vaultKey(key: Buffer): VaultKey {
+  if (key.length !== 32) throw new Error("the token encryption key must be 32 bytes");
+  const derive = (purpose: string, length: number): Buffer =>
+    Buffer.from(hkdfSync("sha256", key, Buffer.alloc(0), `reposcout/vault/${purpose}/v1`, length));
+  return { id: derive("key-id", 8).toString("hex"), aes: derive("aes-256-gcm", 32) };
+}
+
+/**
+ * The associated data: the record's meaning. Authenticated with the token, so a record moved to
+ * another server, or whose author or login was edited, fails to decrypt.
+ */
+function associatedData(record: Pick<VaultRecord, "guildId" | "setBy" | "setAt" | "login">): Buffer {
+  return Buffer.from(
+    JSON.stringify([
+      "reposcout-token",
+      RECORD_VERSION,
+      record.guildId,
+      record.setBy,
+      record.setAt,
+      record.login,
+    ]),
+    "utf8",
+  );
+}
+
+function seal(key: VaultKey, guildId: string, meta: TokenStatus, token: string): VaultRecord {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv("aes-256-gcm", key.aes, iv, { authTagLength: TAG_BYTES });
+  cipher.setAAD(associatedData({ guildId, ...meta }));
+  const ciphertext = Buffer.concat([cipher.update(token, "utf8"), cipher.final()]);
+  return {
+    v: RECORD_VERSION,
+    guildId,
+    kid: key.id,
+    iv: iv.toString("base64"),
+    tag: cipher.getAuthTag().toString("base64"),
+    ciphertext: ciphertext.toString("base64"),
+    setBy: meta.setBy,
+    setAt: meta.setAt,
+    login: meta.login,
+  };
+}
+
+/** @returns the token, or undefined when authentication fails. */
+function unseal(key: VaultKey, record: VaultRecord): string | undefined {
+  const iv = Buffer.from(record.iv, "base64");
+  const tag = Buffer.from(record.tag, "base64");
+  if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES) return undefined;
+  try {
+    const decipher = createDecipheriv("aes-256-gcm", key.aes, iv, { authTagLength: TAG_BYTES });
+    decipher.setAAD(associatedData(record));
+    decipher.setAuthTag(tag);
+    return Buffer.concat([
+      decipher.update(Buffer.from(record.ciphertext, "base64")),
+      decipher.final(),
+    ]).toString("utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+function checkGuildId(guildId: string): void {
+  if (!GUILD_ID.test(guildId)) throw new Error("invalid guild id");
+}
+
+export interface TokenVaultOptions {
+  /** The durable `vault` namespace (`stores.durable("vault")`). */
+  store: DurableStore;
+  /** The current 32-byte key (TOKEN_ENCRYPTION_KEY); without it nothing can be stored. */
+  key: Buffer | undefined;
+  /** The key before a rotation (TOKEN_ENCRYPTION_KEY_PREVIOUS): its records still open and are re-encrypted. */
+  previousKey?: Buffer | undefined;
+  logger: Logger;
+  now?: () => Date;
+}
+
+/**
+ * Creates the vault of server tokens: AES-256-GCM, a fresh 12-byte IV per record, the record bound
+ * to its server by the associated data. Records of the previous key are re-encrypted with the
+ * current key when read. Nothing here ever logs or returns a token except {@link TokenVault.get}.
+ */
+export function createTokenVault(options: TokenVaultOptions): TokenVault {
+  const current = options.key ? vaultKey(options.key) : undefined;
+  const previous = options.previousKey ? vaultKey(options.previousKey) : undefined;
+  const now = options.now ?? (() => new Date());
+  const { store, logger } = options;
+
+  const read = async (guildId: string): Promise<unknown> => {
+    try {
+      return await store.get(guildId);
+    } catch (error) {
+      logger.error({ guildId, err: error }, "token vault: store read failed");
+      throw new TokenStoreUnavailableError("read", { cause: error });
+    }
+  };
+
+  const write = async (guildId: string, record: VaultRecord): Promise<void> => {
+    try {
+      await store.set(guildId, record);
+    } catch (error) {
+      logger.error({ guildId, err: error }, "token vault: store write failed");
+      throw new TokenStoreUnavailableError("write", { cause: error });
+    }
+  };
+
+  const open = async (guildId: string): Promise<StoredToken | null> => {
+    checkGuildId(guildId);
+    const raw = await read(guildId);
+    if (raw === undefined || raw === null) return null;
+    const parsed = recordSchema.safeParse(raw);
+    if (!parsed.success) {
+      logger.error({ guildId }, "token vault: malformed record, treated as absent");
+      return null;
+    }
+    const record = parsed.data;
+    const key = [current, previous].find((candidate) => candidate?.id === record.kid);
+    if (!key) {
+      logger.error({ guildId, kid: record.kid }, "token vault: record encrypted with an unknown key");
+      throw new VaultLockedError();
+    }
+    // Checked before decrypting for a clearer log line; the associated data would refuse it anyway.
+    const token = record.guildId === guildId ? unseal(key, record) : undefined;
+    if (token === undefined) {
+      logger.error(
+        { guildId, recordGuildId: record.guildId },
+        "token vault: record failed authentication (tampered or moved), treated as absent",
+      );
+      return null;
+    }
+    const meta: TokenStatus = { setBy: record.setBy, setAt: record.setAt, login: record.login };
+    if (current && key === previous && previous.id !== current.id) {
+      try {
+        await write(guildId, seal(current, guildId, meta, token));
+        logger.info({ guildId }, "token vault: record re-encrypted with the current key");
+      } catch {
+        // Logged by write(); the record still opens with the previous key next time.
+      }
+    }
+    return { token, ...meta };
+  };
+
+  return {
+    canStore: current !== undefined,
+    async set(guildId, entry) {
+      checkGuildId(guildId);
+      if (!current) throw new VaultKeyMissingError();
+      if (entry.token === "") throw new Error("cannot store an empty token");
+      const meta: TokenStatus = { setBy: entry.setBy, setAt: now().toISOString(), login: entry.login };
+      await write(guildId, seal(current, guildId, meta, entry.token));
+      logger.info({ guildId, setBy: entry.setBy, login: entry.login }, "token vault: server token stored");
+    },
+    get: open,
+    async status(guildId) {
+      const stored = await open(guildId);
+      return stored ? { setBy: stored.setBy, setAt: stored.setAt, login: stored.login } : null;
+    },
+    async clear(guildId) {
+      checkGuildId(guildId);
+      let existed: boolean;
+      try {
+        existed = await store.delete(guildId);
+      } catch (error) {
+        logger.error({ guildId, err: error }, "token vault: store delete failed");
+        throw new TokenStoreUnavailableError("write", { cause: error });
+      }
+      logger.info({ guildId, existed }, "token vault: server token cleared");
+      return existed;
+    },
+  };
+}
