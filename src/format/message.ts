@@ -1,0 +1,215 @@
+import {
+  ButtonStyle,
+  ComponentType,
+  type APIActionRowComponent,
+  type APIButtonComponent,
+  type APIEmbed,
+} from "discord-api-types/v10";
+import { sanitizeSingleLine, truncate } from "./escape.js";
+
+/**
+ * A reply as plain data: what every formatter returns and what `bot/` turns into discord.js
+ * options. Mentions never parse, whatever the text holds.
+ */
+export interface FormattedMessage {
+  content?: string;
+  embeds: APIEmbed[];
+  components: APIActionRowComponent<APIButtonComponent>[];
+  files: Array<{ name: string; data: Buffer; description?: string }>;
+  allowedMentions: { parse: [] };
+}
+
+/** How fresh an answer is: when it was fetched from GitHub, and whether it came from the cache. */
+export interface Freshness {
+  /** ISO 8601. */
+  fetchedAt: string;
+  fromCache: boolean;
+}
+
+/** Embed colours, one per kind of answer, so a glance tells them apart. */
+export const COLORS = {
+  blame: 0xf0883e,
+  contents: 0x2f81f7,
+  repositories: 0x8957e5,
+  contributors: 0x3fb950,
+  whoami: 0x6e7681,
+  notice: 0x3fb950,
+  error: 0xda3633,
+} as const;
+
+/** Custom ids of disabled buttons: they can never be pressed, and no command owns the prefix. */
+const DISABLED_PREFIX = "noop";
+
+/**
+ * "fetched now", "cached just now", "cached 5 min ago", "cached 3 h ago", "cached 2 days ago"
+ * against the injected `now`. A timestamp in the future (clock skew) reads as "just now".
+ */
+export function freshnessText(freshness: Freshness, now: Date): string {
+  if (!freshness.fromCache) return "fetched now";
+  const fetched = Date.parse(freshness.fetchedAt);
+  const nowMs = now.getTime();
+  if (!Number.isFinite(fetched) || !Number.isFinite(nowMs)) return "cached";
+  const minutes = Math.floor((nowMs - fetched) / 60_000);
+  if (minutes < 1) return "cached just now";
+  if (minutes < 60) return `cached ${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `cached ${hours} h ago`;
+  return `cached ${Math.floor(hours / 24)} days ago`;
+}
+
+/**
+ * A commit id as shown to people: GitHub's abbreviation when it is 7..12 characters, else the
+ * first 7 characters of the full id. Only hex-like characters survive, so it is safe anywhere.
+ */
+export function shortOid(oid: string, abbreviated?: string | null): string {
+  const clean = (value: string) => value.replace(/[^0-9a-zA-Z]/g, "");
+  const abbrev = clean(abbreviated ?? "");
+  if (abbrev.length >= 7 && abbrev.length <= 12) return abbrev;
+  const full = clean(oid);
+  return full.length > 0 ? full.slice(0, 7) : "unknown";
+}
+
+/** The footer text: freshness, then the commit the answer is pinned to when there is one. */
+export function footerText(freshness: Freshness, now: Date, pinnedOid?: string): string {
+  const parts = [freshnessText(freshness, now)];
+  if (pinnedOid !== undefined) parts.push(`pinned to ${shortOid(pinnedOid)}`);
+  return parts.join(" · ");
+}
+
+/**
+ * A row of navigation buttons: Previous and Next (disabled when the caller has no custom id for
+ * them), and a Link button when a URL is given (see `linkButton`).
+ */
+export function navigationRow(options: {
+  previous?: string | undefined;
+  next?: string | undefined;
+  previousLabel: string;
+  nextLabel: string;
+  link?: { label: string; url: string } | undefined;
+}): APIActionRowComponent<APIButtonComponent> {
+  const step = (customId: string | undefined, label: string, which: string): APIButtonComponent =>
+    customId
+      ? { type: ComponentType.Button, style: ButtonStyle.Secondary, label, custom_id: customId }
+      : {
+          type: ComponentType.Button,
+          style: ButtonStyle.Secondary,
+          label,
+          custom_id: `${DISABLED_PREFIX}:${which}`,
+          disabled: true,
+        };
+  const components: APIButtonComponent[] = [
+    step(options.previous, options.previousLabel, "previous"),
+    step(options.next, options.nextLabel, "next"),
+  ];
+  const link = options.link ? linkButton(options.link.label, options.link.url) : null;
+  if (link) components.push(link);
+  return { type: ComponentType.ActionRow, components };
+}
+
+/**
+ * A Link button, or null when the URL is not http(s) or is longer than Discord accepts (512):
+ * a long path can make a GitHub URL that long, and the answer is still worth sending without it.
+ */
+export function linkButton(label: string, url: string): APIButtonComponent | null {
+  if (!isLinkableUrl(url) || url.length > 512) return null;
+  return {
+    type: ComponentType.Button,
+    style: ButtonStyle.Link,
+    label: truncate(sanitizeSingleLine(label), 80),
+    url,
+  };
+}
+
+/** A row holding just the given buttons; null when there are none. */
+export function rowOf(
+  buttons: ReadonlyArray<APIButtonComponent | null>,
+): APIActionRowComponent<APIButtonComponent> | null {
+  const components = buttons.filter((button): button is APIButtonComponent => button !== null);
+  return components.length > 0 ? { type: ComponentType.ActionRow, components } : null;
+}
+
+/** An http(s) URL that Discord will link. */
+export function isLinkableUrl(url: string | null | undefined): url is string {
+  return typeof url === "string" && /^https?:\/\/[^\s<>]+$/i.test(url);
+}
+
+/** A URL Discord accepts as an embed's `url` (http(s), of a sane length). */
+export function isEmbeddableUrl(url: string | null | undefined): url is string {
+  return isLinkableUrl(url) && url.length <= 2048;
+}
+
+/**
+ * A URL safe to put inside a masked link `[text](url)`: characters that would end the link early
+ * or break the markup are percent-encoded. Null when the URL is not http(s).
+ */
+export function markdownUrl(url: string | null | undefined): string | null {
+  if (!isLinkableUrl(url)) return null;
+  return url.replace(
+    /[()[\]<>"'`*_~|\\]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`,
+  );
+}
+
+/** `[text](url)` with `text` already escaped; the plain text when the URL cannot be linked. */
+export function maskedLink(escapedText: string, url: string | null | undefined): string {
+  const safe = markdownUrl(url);
+  return safe ? `[${escapedText}](${safe})` : escapedText;
+}
+
+/** A path percent-encoded segment by segment, for a GitHub web URL. */
+export function encodePath(path: string): string {
+  return path
+    .split("/")
+    .filter((segment) => segment !== "")
+    .map((segment) =>
+      encodeURIComponent(segment).replace(
+        /[!'()*]/g,
+        (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+      ),
+    )
+    .join("/");
+}
+
+/** The web URL of a file or folder at a commit: `<repo>/blob/<oid>/<path>` or `/tree/...`. */
+export function objectUrl(repositoryUrl: string, kind: "blob" | "tree", oid: string, path: string): string {
+  const base = repositoryUrl.replace(/\/+$/, "");
+  const encoded = encodePath(path);
+  return `${base}/${kind}/${encodeURIComponent(oid)}${encoded ? `/${encoded}` : ""}`;
+}
+
+/** `<t:UNIX:R>` (or another style) for an ISO date; null when the date cannot be read. */
+export function discordTimestamp(
+  iso: string | null | undefined,
+  style: "R" | "f" | "F" | "d" = "R",
+): string | null {
+  if (!iso) return null;
+  const ms = Date.parse(iso);
+  if (!Number.isFinite(ms)) return null;
+  return `<t:${Math.floor(ms / 1000)}:${style}>`;
+}
+
+const COUNT_FORMAT = new Intl.NumberFormat("en-US");
+
+/** 1234 -> "1,234". */
+export function formatCount(value: number): string {
+  return Number.isFinite(value) ? COUNT_FORMAT.format(value) : "?";
+}
+
+/** A size in B, KiB, MiB or GiB with one decimal above bytes: "812 B", "12.3 KiB". */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 0) return "unknown size";
+  if (bytes < 1024) return `${Math.round(bytes)} B`;
+  const units = ["KiB", "MiB", "GiB", "TiB"];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}
+
+/** An empty message, to build on. */
+export function emptyMessage(): FormattedMessage {
+  return { embeds: [], components: [], files: [], allowedMentions: { parse: [] } };
+}
