@@ -1,0 +1,256 @@
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createClient } from "@keyv/redis";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createAnswerCache } from "../../src/cache/answerCache.js";
+import { createEtagStore } from "../../src/cache/etagStore.js";
+import { StoreUnavailableError } from "../../src/cache/guardedStore.js";
+import { openStores, type Stores } from "../../src/cache/openStores.js";
+import { createOutageReporter } from "../../src/cache/outageReporter.js";
+import { silentLogger } from "../../src/logger.js";
+import { LOCAL_REDIS_URL, REFUSING_REDIS_URL, capturingLogger } from "./helpers.js";
+
+const FP = "0123456789abcdef0123456789abcdef";
+
+describe("SQLite stores in the data dir", () => {
+  let dataDir: string;
+  const opened: Stores[] = [];
+  const open = async (): Promise<Stores> => {
+    const stores = await openStores({ dataDir, logger: silentLogger() });
+    opened.push(stores);
+    return stores;
+  };
+
+  beforeAll(async () => {
+    dataDir = join(await mkdtemp(join(tmpdir(), "reposcout-stores-")), "nested", "data");
+  });
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((stores) => stores.close()));
+  });
+  afterAll(async () => {
+    await rm(join(dataDir, "..", ".."), { recursive: true, force: true });
+  });
+
+  it("creates the data dir and one file for the cache, one for the vault", async () => {
+    const stores = await open();
+    expect(stores.backend).toBe("sqlite");
+    expect(existsSync(join(dataDir, "cache.sqlite"))).toBe(true);
+    expect(existsSync(join(dataDir, "vault.sqlite"))).toBe(true);
+  });
+
+  it("keeps entries across a restart, each namespace apart", async () => {
+    const first = await open();
+    await first.cache("blame").set("k", { lines: 3 }, 60_000);
+    await first.cache("contents").set("k", "other namespace", 60_000);
+    await first.durable("vault").set("123", { sealed: true });
+    await first.close();
+
+    const second = await open();
+    expect(await second.cache("blame").get("k")).toEqual({ lines: 3 });
+    expect(await second.cache("contents").get("k")).toBe("other namespace");
+    expect(await second.cache("refs").get("k")).toBeUndefined();
+    expect(await second.durable("vault").get("123")).toEqual({ sealed: true });
+    expect(await second.durable("settings").get("123")).toBeUndefined();
+    expect(await second.durable("vault").delete("123")).toBe(true);
+    expect(await second.durable("vault").delete("123")).toBe(false);
+  });
+
+  it("sweeps expired cache entries", async () => {
+    const stores = await open();
+    await stores.cache("refs").set("old", 1, 1);
+    await stores.cache("refs").set("fresh", 2, 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await stores.sweepExpired()).toBeGreaterThanOrEqual(1);
+    expect(await stores.cache("refs").get("fresh")).toBe(2);
+  });
+
+  it("reads as a miss after close and refuses durable operations", async () => {
+    const stores = await open();
+    await stores.cache("blame").set("k", 1, 60_000);
+    await stores.close();
+    expect(await stores.cache("blame").get("k")).toBeUndefined();
+    await expect(stores.durable("vault").get("k")).rejects.toBeInstanceOf(StoreUnavailableError);
+  });
+
+  it("fails the start with a clear error when the data dir cannot be written", async () => {
+    const file = join(dataDir, "cache.sqlite");
+    await open();
+    // A data dir that is a file: neither mkdir nor SQLite can use it.
+    await expect(openStores({ dataDir: join(file, "sub"), logger: silentLogger() })).rejects.toThrow();
+  });
+});
+
+describe("a Redis that refuses connections", () => {
+  let stores: Stores;
+  const log = capturingLogger("info");
+
+  beforeAll(async () => {
+    stores = await openStores({
+      dataDir: "unused",
+      redisUrl: REFUSING_REDIS_URL,
+      logger: log.logger,
+      redisConnectWaitMs: 100,
+    });
+  });
+  afterAll(async () => {
+    await stores.close();
+  });
+
+  it("still answers every command, quickly, by fetching", async () => {
+    const cache = createAnswerCache({ store: stores.cache, logger: silentLogger(), shortTtlMs: 60_000 });
+    let calls = 0;
+    for (let i = 0; i < 5; i++) {
+      const started = Date.now();
+      const result = await cache.getOrFetch({
+        kind: "viewer",
+        args: {},
+        fingerprint: FP,
+        ttl: "short",
+        fetch: async () => ++calls,
+      });
+      expect(result).toMatchObject({ value: calls, fromCache: false });
+      // Loose on purpose: the point is "not stuck waiting for Redis", not a benchmark.
+      expect(Date.now() - started).toBeLessThan(3_000);
+      // The answer stays shared until its (failing) write settles; the next command comes after.
+      await expect.poll(() => cache.inFlight()).toBe(0);
+    }
+    expect(calls).toBe(5);
+  });
+
+  it("logs the outage once per burst, counting what it kept quiet", async () => {
+    const outageWarnings = () =>
+      log.lines().filter((line) => line.level === 40 && line.store === "redis" && "operation" in line);
+    const before = outageWarnings().length;
+    for (let i = 0; i < 10; i++) await stores.cache("blame").get(`k${i}`);
+    const after = outageWarnings();
+    // The first warning came with the refused connection at start; the gets add none within the window.
+    expect(before).toBe(1);
+    expect(after).toHaveLength(1);
+  });
+
+  it("throws on durable reads instead of answering 'absent'", async () => {
+    await expect(stores.durable("vault").get("123")).rejects.toBeInstanceOf(StoreUnavailableError);
+  });
+});
+
+describe("the outage reporter", () => {
+  it("warns once per window and says how many failures it kept quiet", () => {
+    const log = capturingLogger("info");
+    let clock = 0;
+    const reporter = createOutageReporter({
+      logger: log.logger,
+      store: "redis",
+      windowMs: 30_000,
+      now: () => clock,
+    });
+    reporter.failure("get", new Error("ECONNREFUSED"));
+    for (let i = 0; i < 7; i++) {
+      clock += 1_000;
+      reporter.failure("get", new Error("ECONNREFUSED"));
+    }
+    clock += 30_000;
+    reporter.failure("set", new Error("ECONNREFUSED"));
+    reporter.recovered();
+    reporter.recovered();
+    const lines = log.lines();
+    expect(lines.map((line) => [line.level, line.suppressed])).toEqual([
+      [40, 0],
+      [40, 7],
+      [30, 0],
+    ]);
+    expect(lines[0]).toMatchObject({ store: "redis", operation: "get", cause: { message: "ECONNREFUSED" } });
+  });
+});
+
+describe("the ETag store", () => {
+  it("keeps entries, hashes long keys and ignores malformed ones", async () => {
+    const stores = await openStores({ dataDir: "unused", memory: true, logger: silentLogger() });
+    try {
+      const etags = createEtagStore(stores.cache("etags"));
+      const entry = { etag: 'W/"abc"', body: [{ login: "alice" }], link: '<https://x/?page=2>; rel="next"' };
+      await etags.set(`${FP}:https://api.github.com/repos/octo/widgets/contributors?page=1`, entry);
+      expect(await etags.get(`${FP}:https://api.github.com/repos/octo/widgets/contributors?page=1`)).toEqual(
+        entry,
+      );
+      const longKey = `${FP}:${"x".repeat(500)}`;
+      await etags.set(longKey, { etag: '"1"', body: null, link: null });
+      expect(await etags.get(longKey)).toEqual({ etag: '"1"', body: null, link: null });
+      await stores.cache("etags").set("bad", { etag: 5 }, 60_000);
+      expect(await etags.get("bad")).toBeUndefined();
+      expect(await etags.get("absent")).toBeUndefined();
+    } finally {
+      await stores.close();
+    }
+  });
+});
+
+describe("Redis stores (local Redis)", () => {
+  const prefix = `reposcout-test-${randomBytes(6).toString("hex")}`;
+  let stores: Stores;
+
+  beforeAll(async () => {
+    stores = await openStores({
+      dataDir: "unused",
+      redisUrl: LOCAL_REDIS_URL,
+      logger: silentLogger(),
+      prefix,
+    });
+  });
+  afterAll(async () => {
+    await stores.close();
+    const client = createClient({ url: LOCAL_REDIS_URL });
+    await client.connect();
+    try {
+      const keys = await client.keys(`${prefix}:*`);
+      if (keys.length > 0) await client.del(keys);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("stores under the run's prefix, with Redis expiring cache entries", async () => {
+    expect(stores.backend).toBe("redis");
+    await stores.cache("blame").set("k", { lines: 1 }, 60_000);
+    await stores.durable("vault").set("123", { sealed: true });
+    expect(await stores.cache("blame").get("k")).toEqual({ lines: 1 });
+    expect(await stores.durable("vault").get("123")).toEqual({ sealed: true });
+
+    const client = createClient({ url: LOCAL_REDIS_URL });
+    await client.connect();
+    try {
+      expect((await client.keys(`${prefix}:*`)).sort()).toEqual([
+        `${prefix}:blame::k`,
+        `${prefix}:vault::123`,
+      ]);
+      const ttl = await client.pTTL(`${prefix}:blame::k`);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(60_000);
+      expect(await client.pTTL(`${prefix}:vault::123`)).toBe(-1);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("answers through the answer cache, sharing one fetch", async () => {
+    const cache = createAnswerCache({ store: stores.cache, logger: silentLogger(), shortTtlMs: 60_000 });
+    let calls = 0;
+    const request = () =>
+      cache.getOrFetch({
+        kind: "contributors",
+        args: { owner: "octo", name: "widgets", page: 1 },
+        fingerprint: FP,
+        ttl: "short",
+        fetch: async () => {
+          calls += 1;
+          return ["alice"];
+        },
+      });
+    await Promise.all(Array.from({ length: 10 }, request));
+    await expect.poll(() => cache.inFlight()).toBe(0);
+    expect(await request()).toMatchObject({ value: ["alice"], fromCache: true });
+    expect(calls).toBe(1);
+  });
+});
