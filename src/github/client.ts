@@ -1,0 +1,154 @@
+import { setTimeout as delay } from "node:timers/promises";
+import type { Logger } from "../logger.js";
+import { createMemoryConditionalStore, type ConditionalStore } from "./conditionalStore.js";
+import { GitHubError, GitHubQueryError } from "./errors.js";
+import { createGraphQLTransport } from "./graphqlTransport.js";
+import { fetchBlame } from "./operations/fetchBlame.js";
+import { fetchContents } from "./operations/fetchContents.js";
+import { fetchContributors } from "./operations/fetchContributors.js";
+import { fetchRepositories } from "./operations/fetchRepositories.js";
+import { fetchRepositoryInfo } from "./operations/fetchRepositoryInfo.js";
+import { fetchViewer } from "./operations/fetchViewer.js";
+import type { Credentials, OperationDeps } from "./operations/operationDeps.js";
+import { createRateLimitBook } from "./rateLimits.js";
+import { createRestTransport } from "./restTransport.js";
+import type {
+  BlameAnswer,
+  ContentsAnswer,
+  ContributorsPage,
+  RateLimitSnapshot,
+  RepoRef,
+  RepositoriesPage,
+  RepositoryInfo,
+  RepositorySort,
+  Viewer,
+} from "./types.js";
+
+/** GitHub cuts requests at 10 seconds; so does RepoScout, retries included. */
+export const DEFAULT_TIMEOUT_MS = 10_000;
+export const MAX_TIMEOUT_MS = 10_000;
+
+export interface GitHubClientOptions {
+  /** GraphQL v4 endpoint (`https://api.github.com/graphql`, `https://HOST/api/graphql`). */
+  graphqlUrl: string;
+  /** REST v3 base (`https://api.github.com`, `https://HOST/api/v3`). */
+  restUrl: string;
+  /** RepoScout's version, for the User-Agent. */
+  version: string;
+  /** Default `globalThis.fetch`. */
+  fetch?: typeof fetch;
+  /** Deadline of one call, retries included; default and maximum 10,000 ms. */
+  timeoutMs?: number;
+  logger: Logger;
+  /** A keyed fingerprint of a token: what rate-limit figures and stored ETags are keyed by. */
+  fingerprint: (token: string) => string;
+  /** Where REST ETags and bodies are kept; default in memory, 500 entries. */
+  conditionalStore?: ConditionalStore;
+  /** For the retry jitter; default `Math.random`. */
+  random?: () => number;
+  /** For the pause before a retry; default a timer. */
+  sleep?: (ms: number) => Promise<void>;
+  /** The clock, for rate-limit times; default `new Date()`. */
+  now?: () => Date;
+}
+
+/**
+ * RepoScout's reads of GitHub. `token` is an argument of each call because each Discord server may
+ * have its own. Answers are plain JSON-serializable data (src/github/types.ts), ready to cache.
+ * Failures are thrown as the classes of src/github/errors.ts.
+ */
+export interface GitHubClient {
+  /** The token's login and GraphQL budget. */
+  viewer(token: string): Promise<Viewer>;
+  /** A repository's header, emptiness and default-branch tip. */
+  repositoryInfo(token: string, repo: RepoRef): Promise<RepositoryInfo>;
+  /** Blame ranges and the file's text, pinned to the commit `ref` (default branch) resolved to. */
+  blame(token: string, args: { repo: RepoRef; ref?: string; path: string }): Promise<BlameAnswer>;
+  /** A folder's entries or a file's text, pinned likewise; `path` "" is the root. */
+  contents(token: string, args: { repo: RepoRef; ref?: string; path: string }): Promise<ContentsAnswer>;
+  /** One page (`first` 1..100) of an owner's repositories: `pushed` (newest first) or `name`. */
+  repositories(
+    token: string,
+    args: { login: string; first: number; after?: string; sort: RepositorySort },
+  ): Promise<RepositoriesPage>;
+  /** One page of contributors (REST, anonymous included, ETag-conditional); `perPage` default 30. */
+  contributors(
+    token: string,
+    args: { repo: RepoRef; page: number; perPage?: number },
+  ): Promise<ContributorsPage>;
+  /**
+   * The last `x-ratelimit-*` figures seen for a token fingerprint (REST or GraphQL headers, or the
+   * Viewer query's `rateLimit`), optionally for one resource (`graphql`, `core`).
+   */
+  rateLimit(fingerprint: string, resource?: string): RateLimitSnapshot | undefined;
+}
+
+/** `RepoScout/<version> (+https://github.com/reposcout)`. */
+export function userAgentFor(version: string): string {
+  return `RepoScout/${version} (+https://github.com/reposcout)`;
+}
+
+/**
+ * Creates the GitHub client: GraphQL through graphql-request, REST through `fetch`, both with a
+ * deadline of at most 10 s per call, one retry of a reset connection or a 502/503, rate-limit
+ * bookkeeping per token fingerprint, and every answer checked with zod.
+ */
+export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
+  const logger = options.logger.child({ component: "github" });
+  const timeoutMs = Math.min(MAX_TIMEOUT_MS, Math.max(1, options.timeoutMs ?? DEFAULT_TIMEOUT_MS));
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  const random = options.random ?? Math.random;
+  const sleep = options.sleep ?? ((ms: number) => delay(ms));
+  const now = options.now ?? (() => new Date());
+  const book = createRateLimitBook();
+  const userAgent = userAgentFor(options.version);
+  const common = { userAgent, fetch: fetchImpl, timeoutMs, random, sleep, now, logger, book };
+
+  const deps: OperationDeps = {
+    graphql: createGraphQLTransport({ ...common, url: options.graphqlUrl }),
+    rest: createRestTransport(common),
+    restUrl: options.restUrl.replace(/\/+$/, ""),
+    conditionalStore: options.conditionalStore ?? createMemoryConditionalStore({ maxEntries: 500 }),
+    book,
+    logger,
+    now,
+  };
+
+  /** Runs one operation with the token's fingerprint and logs its failure once, here. */
+  async function run<T>(
+    operation: string,
+    token: string,
+    body: (credentials: Credentials) => Promise<T>,
+  ): Promise<T> {
+    const credentials: Credentials = { token, fingerprint: options.fingerprint(token) };
+    try {
+      return await body(credentials);
+    } catch (error) {
+      if (error instanceof GitHubQueryError) {
+        logger.error({ operation, err: error }, "github rejected our request (a bug in RepoScout)");
+      } else if (error instanceof GitHubError) {
+        logger.warn(
+          { operation, code: error.code, status: error.response?.status, err: error },
+          "github request failed",
+        );
+      } else {
+        logger.error({ operation, err: error }, "github request failed unexpectedly");
+      }
+      throw error;
+    }
+  }
+
+  return {
+    viewer: (token) => run("Viewer", token, (credentials) => fetchViewer(deps, credentials)),
+    repositoryInfo: (token, repo) =>
+      run("RepositoryInfo", token, (credentials) => fetchRepositoryInfo(deps, credentials, repo)),
+    blame: (token, args) => run("Blame", token, (credentials) => fetchBlame(deps, credentials, args)),
+    contents: (token, args) =>
+      run("Contents", token, (credentials) => fetchContents(deps, credentials, args)),
+    repositories: (token, args) =>
+      run("OwnerRepositories", token, (credentials) => fetchRepositories(deps, credentials, args)),
+    contributors: (token, args) =>
+      run("contributors", token, (credentials) => fetchContributors(deps, credentials, args)),
+    rateLimit: (fingerprint, resource) => book.latest(fingerprint, resource),
+  };
+}

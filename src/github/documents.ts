@@ -1,0 +1,56 @@
+/**
+ * The GraphQL documents RepoScout sends, verbatim. Each is a named operation and takes all user
+ * input as variables, never spliced into the text. test/github/documents.test.ts validates every
+ * one against GitHub's published schema; the local GitHub stand-in answers exactly these.
+ */
+
+/** The token's login and its GraphQL budget. */
+export const VIEWER_QUERY = `query Viewer { viewer { login } rateLimit { limit remaining used resetAt cost } }`;
+
+/** One page of an owner's own repositories (`orderBy` PUSHED_AT DESC or NAME ASC). */
+export const OWNER_REPOSITORIES_QUERY = `query OwnerRepositories($login: String!, $first: Int!, $after: String, $orderBy: RepositoryOrder!) {
+  repositoryOwner(login: $login) { __typename login
+    repositories(first: $first, after: $after, orderBy: $orderBy, ownerAffiliations: [OWNER]) {
+      totalCount pageInfo { endCursor hasNextPage hasPreviousPage startCursor }
+      nodes { name nameWithOwner url pushedAt isPrivate description }
+    } } }`;
+
+/** A repository's header and the tip of its default branch. */
+export const REPOSITORY_INFO_QUERY = `query RepositoryInfo($owner: String!, $name: String!) {
+  repository(owner: $owner, name: $name) { nameWithOwner url isPrivate isEmpty
+    defaultBranchRef { name target { oid } } } }`;
+
+/**
+ * Blame ranges and the file's text at one commit, in ONE request: `expression` is the ref, or
+ * `HEAD` (GitHub resolves it to the default branch); the answer is pinned to the commit's oid.
+ */
+export const BLAME_QUERY = `query Blame($owner: String!, $name: String!, $expression: String!, $path: String!) {
+  repository(owner: $owner, name: $name) { nameWithOwner url isPrivate
+    defaultBranchRef { name }
+    object(expression: $expression) { __typename ... on Commit { oid url committedDate
+      blame(path: $path) { ranges { startingLine endingLine age
+        commit { oid abbreviatedOid messageHeadline url authoredDate committedDate author { name email user { login } } } } }
+      file(path: $path) { path object { __typename ... on Blob { oid text isBinary byteSize isTruncated } } } } } } }`;
+
+/**
+ * A folder's entries or a file's text: `commitExpression` is the ref or `HEAD` (to pin the answer),
+ * `objectExpression` is `<ref or HEAD>:<path>` (`HEAD:` for the root).
+ */
+export const CONTENTS_QUERY = `query Contents($owner: String!, $name: String!, $commitExpression: String!, $objectExpression: String!) {
+  repository(owner: $owner, name: $name) { nameWithOwner url isPrivate defaultBranchRef { name }
+    commit: object(expression: $commitExpression) { __typename ... on Commit { oid url committedDate } }
+    object(expression: $objectExpression) { __typename
+      ... on Tree { oid entries { name path type mode size object { __typename ... on Blob { byteSize isBinary } } } }
+      ... on Blob { oid text isBinary byteSize isTruncated } } } }`;
+
+/** Every document by operation name (for the schema test and the stand-in). */
+export const DOCUMENTS = {
+  Viewer: VIEWER_QUERY,
+  OwnerRepositories: OWNER_REPOSITORIES_QUERY,
+  RepositoryInfo: REPOSITORY_INFO_QUERY,
+  Blame: BLAME_QUERY,
+  Contents: CONTENTS_QUERY,
+} as const;
+
+/** The name of one of RepoScout's GraphQL operations. */
+export type OperationName = keyof typeof DOCUMENTS;

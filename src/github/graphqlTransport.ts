@@ -1,0 +1,151 @@
+import { GraphQLClient } from "graphql-request";
+import type { z } from "zod";
+import type { Logger } from "../logger.js";
+import { DOCUMENTS, type OperationName } from "./documents.js";
+import { GitHubUnauthorizedError, UpstreamError, type GitHubErrorContext } from "./errors.js";
+import { requestLevelError } from "./graphqlErrors.js";
+import type { RateLimitBook } from "./rateLimits.js";
+import { graphqlEnvelopeSchema, type GraphQLErrorItem } from "./schemas.js";
+import { exchangeWithRetry, type HttpExchange } from "./transport/exchangeWithRetry.js";
+import {
+  contextOf,
+  isSendableToken,
+  preflightError,
+  recordRateLimitHeaders,
+  type FailureContext,
+} from "./transport/failureContext.js";
+import { httpFailure, parseJsonBody } from "./transport/httpFailure.js";
+
+export interface GraphQLTransportOptions {
+  url: string;
+  userAgent: string;
+  fetch: typeof fetch;
+  timeoutMs: number;
+  random: () => number;
+  sleep: (ms: number) => Promise<void>;
+  now: () => Date;
+  logger: Logger;
+  book: RateLimitBook;
+}
+
+/** One GraphQL call: the operation (its document comes from documents.ts) and its variables. */
+export interface GraphQLCall<T> {
+  token: string;
+  fingerprint: string;
+  operation: OperationName;
+  variables: Record<string, unknown>;
+  /** The shape of `data` for this document. */
+  schema: z.ZodType<T>;
+}
+
+/** `data` as its schema says, the field errors left to explain, and the exchange for errors. */
+export interface GraphQLResult<T> {
+  data: T;
+  errors: GraphQLErrorItem[];
+  /** The request and response, for an error raised while reading `data`. */
+  context: GitHubErrorContext;
+  exchange: HttpExchange;
+}
+
+export interface GraphQLTransport {
+  /**
+   * Sends one document and returns its data once the answer is known to be usable: HTTP failures,
+   * rate limits, timeouts and query errors are thrown as the client's error classes.
+   */
+  execute<T>(call: GraphQLCall<T>): Promise<GraphQLResult<T>>;
+}
+
+/** Statuses whose Response may not carry a body. */
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * Creates the GraphQL transport. graphql-request builds and sends the request (POST, JSON body
+ * `{query, variables, operationName}`); its `fetch` is wrapped so this module sees the answer as
+ * it came over the wire (status, headers, body text) and interprets it by GitHub's rules, which
+ * graphql-request's own error handling does not know (a 200 that is a rate limit, a 403 that is a
+ * secondary limit, partial data).
+ */
+export function createGraphQLTransport(options: GraphQLTransportOptions): GraphQLTransport {
+  async function sendOnce(
+    call: GraphQLCall<unknown>,
+    signal: AbortSignal,
+    capture: { exchange?: HttpExchange },
+  ): Promise<HttpExchange> {
+    capture.exchange = undefined;
+    const capturingFetch: typeof fetch = async (input, init) => {
+      const response = await options.fetch(input, { ...init, signal });
+      const bodyText = await response.text();
+      capture.exchange = { status: response.status, headers: response.headers, bodyText };
+      return new Response(NULL_BODY_STATUSES.has(response.status) ? null : bodyText, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
+    };
+    const client = new GraphQLClient(options.url, {
+      fetch: capturingFetch,
+      errorPolicy: "all",
+      headers: {
+        Authorization: `bearer ${call.token}`,
+        "User-Agent": options.userAgent,
+        Accept: "application/json",
+        "Content-Type": "application/json",
+      },
+    });
+    try {
+      await client.rawRequest(DOCUMENTS[call.operation], call.variables);
+    } catch (error) {
+      // graphql-request throws on any non-2xx or non-JSON answer; the captured exchange is what
+      // counts. Without one, the request never got an answer (network, deadline): rethrow.
+      if (capture.exchange === undefined) throw error;
+    }
+    if (capture.exchange === undefined) {
+      throw new Error("graphql-request finished without calling fetch");
+    }
+    return capture.exchange;
+  }
+
+  return {
+    async execute<T>(call: GraphQLCall<T>): Promise<GraphQLResult<T>> {
+      const ctx: FailureContext = {
+        request: { operation: call.operation, method: "POST", url: options.url, variables: call.variables },
+        fingerprint: call.fingerprint,
+        book: options.book,
+        now: options.now(),
+      };
+      if (!isSendableToken(call.token)) throw new GitHubUnauthorizedError({ request: ctx.request });
+      const blocked = preflightError(ctx);
+      if (blocked) throw blocked;
+
+      const capture: { exchange?: HttpExchange } = {};
+      const exchange = await exchangeWithRetry({
+        request: ctx.request,
+        send: (signal) => sendOnce(call as GraphQLCall<unknown>, signal, capture),
+        timeoutMs: options.timeoutMs,
+        random: options.random,
+        sleep: options.sleep,
+        logger: options.logger,
+      });
+      ctx.now = options.now();
+      recordRateLimitHeaders(ctx, exchange);
+
+      if (exchange.status < 200 || exchange.status > 299)
+        throw httpFailure(exchange, ctx, { api: "graphql" });
+      const envelope = graphqlEnvelopeSchema.safeParse(parseJsonBody(exchange.bodyText));
+      if (!envelope.success) {
+        throw new UpstreamError("unreadable", contextOf(ctx, exchange, envelope.error));
+      }
+      const failure = requestLevelError(envelope.data, exchange, ctx);
+      if (failure) throw failure;
+      const data = call.schema.safeParse(envelope.data.data);
+      if (!data.success) throw new UpstreamError("unreadable", contextOf(ctx, exchange, data.error));
+      options.book.noteSuccess(call.fingerprint);
+      return {
+        data: data.data,
+        errors: envelope.data.errors ?? [],
+        context: contextOf(ctx, exchange),
+        exchange,
+      };
+    },
+  };
+}

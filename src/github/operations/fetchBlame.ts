@@ -1,0 +1,105 @@
+import {
+  EmptyRepositoryError,
+  NotACommitError,
+  NotAFileError,
+  PathNotFoundError,
+  RefNotFoundError,
+  RepositoryNotFoundError,
+} from "../errors.js";
+import { errorsUnder, explainNullField } from "../graphqlErrors.js";
+import { blameDataSchema } from "../schemas.js";
+import type { BlameAnswer, BlameRange, RepoRef } from "../types.js";
+import { normalizePath, toFileBody, toPinnedCommit, toRepositoryHeader } from "./answerParts.js";
+import type { Credentials, OperationDeps } from "./operationDeps.js";
+
+/**
+ * Blame of one file with its text, in ONE request (`Blame` document). Without `ref` the expression
+ * is `HEAD`, which GitHub resolves to the default branch; the answer is pinned to the commit it
+ * resolved to, so it can be cached for long.
+ *
+ * Which thing is missing is told apart by where GitHub put the null: `repository` (the repository),
+ * `object` with no error below it (the ref; or an empty repository when there is no default
+ * branch), an error below `object` or a null `file` (the path).
+ */
+export async function fetchBlame(
+  deps: OperationDeps,
+  credentials: Credentials,
+  args: { repo: RepoRef; ref?: string; path: string },
+): Promise<BlameAnswer> {
+  const { repo, ref } = args;
+  const path = normalizePath(args.path);
+  // The root is a folder; GitHub would only answer with an error for it.
+  if (path === "") throw new NotAFileError(repo, "/", "folder");
+  const expression = ref ?? "HEAD";
+
+  const { data, errors, context } = await deps.graphql.execute({
+    ...credentials,
+    operation: "Blame",
+    variables: { owner: repo.owner, name: repo.name, expression, path },
+    schema: blameDataSchema,
+  });
+  const pathNotFound = () => new PathNotFoundError(repo, path, ref, context);
+
+  const repository = data.repository;
+  if (!repository) {
+    throw explainNullField(
+      errors,
+      ["repository"],
+      context,
+      () => new RepositoryNotFoundError(repo, context),
+      repo,
+    );
+  }
+
+  const object = repository.object;
+  if (!object) {
+    // `blame` is non-null in GitHub's schema: when blame(path) fails, its error sits below `object`
+    // and the null reaches `object` itself.
+    const below = errorsUnder(errors, ["repository", "object"]).filter((error) => error.path!.length > 2);
+    if (below.length > 0)
+      throw explainNullField(below, ["repository", "object"], context, pathNotFound, repo);
+    if (repository.defaultBranchRef === null) throw new EmptyRepositoryError(repo, context);
+    throw explainNullField(
+      errors,
+      ["repository", "object"],
+      context,
+      () => new RefNotFoundError(repo, expression, context),
+      repo,
+    );
+  }
+  if (object.__typename !== "Commit") {
+    throw new NotACommitError(repo, expression, object.__typename, context);
+  }
+
+  const file = object.file;
+  if (!file) throw explainNullField(errors, ["repository", "object", "file"], context, pathNotFound, repo);
+  const blob = file.object;
+  if (!blob || blob.__typename !== "Blob") {
+    throw new NotAFileError(repo, path, blob?.__typename === "Tree" ? "folder" : "submodule", context);
+  }
+
+  const ranges: BlameRange[] = object.blame.ranges
+    .map((range) => ({
+      startingLine: range.startingLine,
+      endingLine: range.endingLine,
+      age: range.age,
+      commit: {
+        oid: range.commit.oid,
+        abbreviatedOid: range.commit.abbreviatedOid,
+        messageHeadline: range.commit.messageHeadline,
+        url: range.commit.url,
+        authoredDate: range.commit.authoredDate,
+        authorName: range.commit.author?.name ?? null,
+        authorLogin: range.commit.author?.user?.login ?? null,
+      },
+    }))
+    .sort((a, b) => a.startingLine - b.startingLine);
+
+  return {
+    repository: toRepositoryHeader(repository),
+    commit: toPinnedCommit(object),
+    path: file.path ?? path,
+    file: toFileBody(blob),
+    ranges,
+  };
+}

@@ -1,0 +1,96 @@
+import {
+  EmptyRepositoryError,
+  NotACommitError,
+  NotAFileError,
+  PathNotFoundError,
+  RefNotFoundError,
+  RepositoryNotFoundError,
+} from "../errors.js";
+import { explainNullField } from "../graphqlErrors.js";
+import { contentsDataSchema } from "../schemas.js";
+import type { ContentsAnswer, RepoRef, TreeEntry } from "../types.js";
+import { normalizePath, toFileBody, toPinnedCommit, toRepositoryHeader } from "./answerParts.js";
+import type { Credentials, OperationDeps } from "./operationDeps.js";
+
+/**
+ * A folder's entries or a file's text (`Contents` document), pinned to the commit `ref` (or `HEAD`,
+ * the default branch) resolved to. `path` "" is the root (`HEAD:`).
+ */
+export async function fetchContents(
+  deps: OperationDeps,
+  credentials: Credentials,
+  args: { repo: RepoRef; ref?: string; path: string },
+): Promise<ContentsAnswer> {
+  const { repo, ref } = args;
+  const path = normalizePath(args.path);
+  const commitExpression = ref ?? "HEAD";
+  const objectExpression = `${commitExpression}:${path}`;
+
+  const { data, errors, context } = await deps.graphql.execute({
+    ...credentials,
+    operation: "Contents",
+    variables: { owner: repo.owner, name: repo.name, commitExpression, objectExpression },
+    schema: contentsDataSchema,
+  });
+
+  const repository = data.repository;
+  if (!repository) {
+    throw explainNullField(
+      errors,
+      ["repository"],
+      context,
+      () => new RepositoryNotFoundError(repo, context),
+      repo,
+    );
+  }
+  const commit = repository.commit;
+  if (!commit) {
+    if (repository.defaultBranchRef === null) throw new EmptyRepositoryError(repo, context);
+    throw explainNullField(
+      errors,
+      ["repository", "commit"],
+      context,
+      () => new RefNotFoundError(repo, commitExpression, context),
+      repo,
+    );
+  }
+  if (commit.__typename !== "Commit") {
+    throw new NotACommitError(repo, commitExpression, commit.__typename, context);
+  }
+
+  const object = repository.object;
+  if (!object) {
+    throw explainNullField(
+      errors,
+      ["repository", "object"],
+      context,
+      () => new PathNotFoundError(repo, path, ref, context),
+      repo,
+    );
+  }
+  const header = toRepositoryHeader(repository);
+  const pinned = toPinnedCommit(commit);
+
+  switch (object.__typename) {
+    case "Tree":
+      return {
+        kind: "tree",
+        repository: header,
+        commit: pinned,
+        path,
+        entries: (object.entries ?? []).map((entry): TreeEntry => ({
+          name: entry.name,
+          path: entry.path ?? (path === "" ? entry.name : `${path}/${entry.name}`),
+          type: entry.type,
+          mode: entry.mode,
+          size: entry.size,
+          isBinary: entry.object?.__typename === "Blob" ? entry.object.isBinary : null,
+        })),
+      };
+    case "Blob":
+      return { kind: "blob", repository: header, commit: pinned, path, file: toFileBody(object) };
+    default:
+      // A submodule's commit (or a tag object): nothing in this repository to show.
+      throw new NotAFileError(repo, path, "submodule", context);
+  }
+}

@@ -1,0 +1,239 @@
+import { z } from "zod";
+
+/**
+ * zod schemas of everything GitHub answers (STYLE.md habit 3: parse, don't check). A body that does
+ * not fit becomes an `UpstreamError` ("unreadable") at the edge, never an `undefined` deeper in.
+ * The shapes follow GitHub's schema, nulls included: a field GitHub may null (because of an error
+ * on it, or by nature) is nullable here.
+ */
+
+const int = z.number().int();
+
+// ---------------------------------------------------------------------------------------------
+// The GraphQL envelope
+
+/** One entry of a GraphQL `errors` list, with GitHub's extra `type` and `code`. */
+export const graphqlErrorSchema = z.object({
+  message: z.string(),
+  /** GitHub's classification: `NOT_FOUND`, `FORBIDDEN`, `RATE_LIMIT`, `EXCESSIVE_PAGINATION`... */
+  type: z.string().optional(),
+  /** `graphql_rate_limit` on a primary limit. */
+  code: z.string().optional(),
+  path: z.array(z.union([z.string(), z.number()])).optional(),
+  extensions: z.record(z.string(), z.unknown()).optional(),
+});
+export type GraphQLErrorItem = z.infer<typeof graphqlErrorSchema>;
+
+/** `{data, errors}`; `data` is checked per document once the errors are understood. */
+export const graphqlEnvelopeSchema = z.object({
+  data: z.record(z.string(), z.unknown()).nullable().optional(),
+  errors: z.array(graphqlErrorSchema).optional(),
+});
+export type GraphQLEnvelope = z.infer<typeof graphqlEnvelopeSchema>;
+
+/** REST error bodies (`{"message", "documentation_url", "status"}`); every part optional. */
+export const restErrorBodySchema = z.object({
+  message: z.string().optional(),
+  documentation_url: z.string().optional(),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Pieces shared by documents
+
+/** Other Git object types, for unions discriminated on `__typename`. */
+const otherObject = <const T extends readonly [string, ...string[]]>(types: T) =>
+  z.object({ __typename: z.enum(types) });
+
+const commitPin = {
+  oid: z.string().min(1),
+  url: z.string(),
+  committedDate: z.string(),
+};
+
+const blobSchema = z.object({
+  __typename: z.literal("Blob"),
+  oid: z.string(),
+  /** Null for a binary blob. */
+  text: z.string().nullable(),
+  /** Null when GitHub cannot tell. */
+  isBinary: z.boolean().nullable(),
+  byteSize: int,
+  isTruncated: z.boolean(),
+});
+export type BlobData = z.infer<typeof blobSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Per document
+
+export const viewerDataSchema = z.object({
+  viewer: z.object({ login: z.string().min(1) }),
+  /** Null on GitHub Enterprise Server with rate limits off. */
+  rateLimit: z
+    .object({ limit: int, remaining: int, used: int, resetAt: z.string(), cost: int })
+    .nullable()
+    .optional(),
+});
+
+export const ownerRepositoriesDataSchema = z.object({
+  repositoryOwner: z
+    .object({
+      __typename: z.enum(["User", "Organization"]),
+      login: z.string(),
+      repositories: z.object({
+        totalCount: int,
+        pageInfo: z.object({
+          endCursor: z.string().nullable(),
+          hasNextPage: z.boolean(),
+          hasPreviousPage: z.boolean(),
+          startCursor: z.string().nullable(),
+        }),
+        // `nodes: [Repository]`: an item can be null when GitHub could not resolve it.
+        nodes: z
+          .array(
+            z
+              .object({
+                name: z.string(),
+                nameWithOwner: z.string(),
+                url: z.string(),
+                pushedAt: z.string().nullable(),
+                isPrivate: z.boolean(),
+                description: z.string().nullable(),
+              })
+              .nullable(),
+          )
+          .nullable(),
+      }),
+    })
+    .nullable(),
+});
+
+export const repositoryInfoDataSchema = z.object({
+  repository: z
+    .object({
+      nameWithOwner: z.string(),
+      url: z.string(),
+      isPrivate: z.boolean(),
+      isEmpty: z.boolean(),
+      defaultBranchRef: z
+        .object({ name: z.string(), target: z.object({ oid: z.string() }).nullable() })
+        .nullable(),
+    })
+    .nullable(),
+});
+
+const blameRangeSchema = z.object({
+  startingLine: int,
+  endingLine: int,
+  age: int,
+  commit: z.object({
+    oid: z.string(),
+    abbreviatedOid: z.string(),
+    messageHeadline: z.string(),
+    url: z.string(),
+    authoredDate: z.string(),
+    committedDate: z.string(),
+    author: z
+      .object({
+        name: z.string().nullable(),
+        email: z.string().nullable(),
+        user: z.object({ login: z.string() }).nullable(),
+      })
+      .nullable(),
+  }),
+});
+
+export const blameDataSchema = z.object({
+  repository: z
+    .object({
+      nameWithOwner: z.string(),
+      url: z.string(),
+      isPrivate: z.boolean(),
+      defaultBranchRef: z.object({ name: z.string() }).nullable(),
+      // `blame` is non-null in the schema: when it fails, the null reaches `object`.
+      object: z
+        .discriminatedUnion("__typename", [
+          z.object({
+            __typename: z.literal("Commit"),
+            ...commitPin,
+            blame: z.object({ ranges: z.array(blameRangeSchema) }),
+            file: z
+              .object({
+                path: z.string().nullable(),
+                object: z
+                  .discriminatedUnion("__typename", [blobSchema, otherObject(["Commit", "Tree", "Tag"])])
+                  .nullable(),
+              })
+              .nullable(),
+          }),
+          otherObject(["Blob", "Tree", "Tag"]),
+        ])
+        .nullable(),
+    })
+    .nullable(),
+});
+
+const treeEntrySchema = z.object({
+  name: z.string(),
+  path: z.string().nullable(),
+  type: z.enum(["blob", "tree", "commit"]),
+  mode: int,
+  size: int,
+  object: z
+    .discriminatedUnion("__typename", [
+      z.object({ __typename: z.literal("Blob"), byteSize: int, isBinary: z.boolean().nullable() }),
+      otherObject(["Commit", "Tree", "Tag"]),
+    ])
+    .nullable(),
+});
+
+export const contentsDataSchema = z.object({
+  repository: z
+    .object({
+      nameWithOwner: z.string(),
+      url: z.string(),
+      isPrivate: z.boolean(),
+      defaultBranchRef: z.object({ name: z.string() }).nullable(),
+      commit: z
+        .discriminatedUnion("__typename", [
+          z.object({ __typename: z.literal("Commit"), ...commitPin }),
+          otherObject(["Blob", "Tree", "Tag"]),
+        ])
+        .nullable(),
+      object: z
+        .discriminatedUnion("__typename", [
+          z.object({
+            __typename: z.literal("Tree"),
+            oid: z.string(),
+            entries: z.array(treeEntrySchema).nullable(),
+          }),
+          blobSchema,
+          otherObject(["Commit", "Tag"]),
+        ])
+        .nullable(),
+    })
+    .nullable(),
+});
+
+// ---------------------------------------------------------------------------------------------
+// REST contributors
+
+/** `anon=1` entries: a git identity that maps to no account. */
+export const anonymousContributorSchema = z.object({
+  type: z.literal("Anonymous"),
+  name: z.string().nullable().optional(),
+  email: z.string().nullable().optional(),
+  contributions: int,
+});
+
+/** An account (`type` "User", "Bot", "Organization"...). */
+export const accountContributorSchema = z.object({
+  login: z.string().min(1),
+  html_url: z.string(),
+  type: z.string(),
+  contributions: int,
+});
+
+export const contributorsBodySchema = z.array(
+  z.union([anonymousContributorSchema, accountContributorSchema]),
+);
+export type ContributorsBody = z.infer<typeof contributorsBodySchema>;

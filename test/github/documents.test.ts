@@ -1,0 +1,59 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { buildSchema, parse, validate, type GraphQLSchema } from "graphql";
+import { beforeAll, describe, expect, it } from "vitest";
+import { BLAME_QUERY, DOCUMENTS } from "../../src/github/documents.js";
+
+// GitHub's published schema. The SDL defines two fields of EnterpriseOwnerInfo twice, hence
+// assumeValidSDL; the package's own validate() uses the older schema.json, so it is not used.
+let schema: GraphQLSchema;
+
+/**
+ * `import.meta.resolve("@octokit/graphql-schema")`. Vitest 3's module runner does not provide
+ * import.meta.resolve, so when it is missing the same call runs in a plain Node process.
+ */
+function resolvePackage(specifier: string): string {
+  if (typeof import.meta.resolve === "function") return import.meta.resolve(specifier);
+  return execFileSync(
+    process.execPath,
+    ["--input-type=module", "-e", `process.stdout.write(import.meta.resolve(${JSON.stringify(specifier)}))`],
+    { cwd: fileURLToPath(new URL("../..", import.meta.url)), encoding: "utf8" },
+  );
+}
+
+beforeAll(() => {
+  const url = new URL("./schema.graphql", resolvePackage("@octokit/graphql-schema"));
+  schema = buildSchema(readFileSync(url, "utf8"), { assumeValidSDL: true });
+});
+
+function problems(document: string): string[] {
+  return validate(schema, parse(document)).map((error) => error.message);
+}
+
+describe("GraphQL documents against GitHub's schema", () => {
+  it.each(Object.entries(DOCUMENTS))("%s validates", (name, document) => {
+    expect(problems(document)).toEqual([]);
+    // A named operation whose name is the key the client sends as operationName.
+    const definition = parse(document).definitions[0];
+    expect(definition?.kind === "OperationDefinition" ? definition.name?.value : undefined).toBe(name);
+  });
+
+  it("rejects a misspelled field, so the check above can fail", () => {
+    const misspelled = BLAME_QUERY.replace("messageHeadline", "messageHedline");
+    expect(misspelled).not.toBe(BLAME_QUERY);
+    expect(problems(misspelled)).toEqual([expect.stringContaining("messageHedline")]);
+  });
+
+  it("rejects a wrong argument type", () => {
+    const wrong = DOCUMENTS.OwnerRepositories.replace("$first: Int!", "$first: String!");
+    expect(problems(wrong).length).toBeGreaterThan(0);
+  });
+
+  it("keeps user input out of the query text: every document declares variables for it", () => {
+    for (const document of Object.values(DOCUMENTS)) {
+      // No string literal anywhere in a document: values come only from variables.
+      expect(document).not.toMatch(/"/);
+    }
+  });
+});
