@@ -1,0 +1,176 @@
+import { randomBytes } from "node:crypto";
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openStores } from "../../src/cache/openStores.js";
+import { silentLogger } from "../../src/logger.js";
+import { fingerprintKeyFrom, loadFingerprintKey, tokenFingerprint } from "../../src/tokens/fingerprint.js";
+import { SettingsStoreUnavailableError, createGuildSettings } from "../../src/tokens/guildSettings.js";
+import { loadOrCreateSandboxKey } from "../../src/tokens/keyFile.js";
+import { MissingTokenError, createTokenResolver } from "../../src/tokens/tokenResolver.js";
+import { TokenStoreUnavailableError, createTokenVault } from "../../src/tokens/tokenVault.js";
+import { REFUSING_REDIS_URL } from "../cache/helpers.js";
+
+const SERVER_TOKEN = "ghp_ServerToken0123456789abcdefghijklmnop";
+const DEFAULT_TOKEN = "ghp_DefaultToken0123456789abcdefghijklmno";
+const GUILD = "111111111111111111";
+
+let dataDir: string;
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), "reposcout-tokens-"));
+});
+afterAll(async () => {
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe("token fingerprints", () => {
+  const key = randomBytes(32);
+
+  it("are 32 hex characters, stable for a key and a token, different across tokens and keys", () => {
+    const fingerprint = tokenFingerprint(key, SERVER_TOKEN);
+    expect(fingerprint).toMatch(/^[0-9a-f]{32}$/);
+    expect(tokenFingerprint(key, SERVER_TOKEN)).toBe(fingerprint);
+    expect(tokenFingerprint(key, DEFAULT_TOKEN)).not.toBe(fingerprint);
+    expect(tokenFingerprint(randomBytes(32), SERVER_TOKEN)).not.toBe(fingerprint);
+    expect(fingerprint).not.toContain(SERVER_TOKEN.slice(4, 12));
+  });
+
+  it("take their key from the encryption key, or from a fallback secret, never from nothing", () => {
+    const encryptionKey = randomBytes(32);
+    const derived = fingerprintKeyFrom({ encryptionKey });
+    expect(derived).toHaveLength(32);
+    expect(derived.equals(encryptionKey)).toBe(false);
+    expect(fingerprintKeyFrom({ encryptionKey }).equals(derived)).toBe(true);
+    const fallbackKey = randomBytes(32);
+    expect(fingerprintKeyFrom({ encryptionKey: undefined, fallbackKey }).equals(derived)).toBe(false);
+    expect(() => fingerprintKeyFrom({ encryptionKey: undefined })).toThrow(/secret/);
+  });
+
+  it("keep a fallback secret in the data dir, the same across restarts", async () => {
+    const dir = join(dataDir, "fingerprint");
+    const first = await loadFingerprintKey({ encryptionKey: undefined, dataDir: dir });
+    const second = await loadFingerprintKey({ encryptionKey: undefined, dataDir: dir });
+    expect(second.equals(first)).toBe(true);
+    expect((await stat(join(dir, "fingerprint.key"))).mode & 0o777).toBe(0o600);
+    const encryptionKey = randomBytes(32);
+    expect(
+      (await loadFingerprintKey({ encryptionKey, dataDir: dir })).equals(
+        fingerprintKeyFrom({ encryptionKey }),
+      ),
+    ).toBe(true);
+  });
+});
+
+describe("the sandbox key", () => {
+  it("is created once (32 bytes, base64, mode 0600, folder made) and read back after", async () => {
+    const dir = join(dataDir, "sandbox", "data");
+    const created = await loadOrCreateSandboxKey(dir);
+    expect(created).toHaveLength(32);
+    const text = await readFile(join(dir, "token-encryption.key"), "utf8");
+    expect(Buffer.from(text.trim(), "base64").equals(created)).toBe(true);
+    expect((await stat(join(dir, "token-encryption.key"))).mode & 0o777).toBe(0o600);
+    expect((await loadOrCreateSandboxKey(dir)).equals(created)).toBe(true);
+  });
+
+  it("gives the same key to two processes starting at once", async () => {
+    const dir = join(dataDir, "race");
+    const [a, b] = await Promise.all([loadOrCreateSandboxKey(dir), loadOrCreateSandboxKey(dir)]);
+    expect(a.equals(b)).toBe(true);
+  });
+
+  it("refuses a file that does not hold a 32-byte key", async () => {
+    const dir = join(dataDir, "bad");
+    await loadOrCreateSandboxKey(dir);
+    await writeFile(join(dir, "token-encryption.key"), "c2hvcnQ=\n");
+    await expect(loadOrCreateSandboxKey(dir)).rejects.toThrow(/32-byte/);
+  });
+});
+
+describe("token resolution", () => {
+  const fingerprintKey = randomBytes(32);
+
+  it("prefers the server's token, then the default one, and fingerprints each", async () => {
+    const stores = await openStores({ dataDir: "unused", memory: true, logger: silentLogger() });
+    try {
+      const vault = createTokenVault({
+        store: stores.durable("vault"),
+        key: randomBytes(32),
+        logger: silentLogger(),
+      });
+      await vault.set(GUILD, { token: SERVER_TOKEN, setBy: "1", login: "server-bot" });
+      const resolver = createTokenResolver({ vault, defaultToken: DEFAULT_TOKEN, fingerprintKey });
+      expect(await resolver.resolve(GUILD)).toEqual({
+        token: SERVER_TOKEN,
+        origin: "server",
+        fingerprint: tokenFingerprint(fingerprintKey, SERVER_TOKEN),
+      });
+      expect(await resolver.resolve("999999999999999999")).toEqual({
+        token: DEFAULT_TOKEN,
+        origin: "default",
+        fingerprint: tokenFingerprint(fingerprintKey, DEFAULT_TOKEN),
+      });
+      expect((await resolver.resolve(null)).origin).toBe("default");
+    } finally {
+      await stores.close();
+    }
+  });
+
+  it("says what to do when there is no token at all", async () => {
+    const resolver = createTokenResolver({ vault: { get: async () => null }, fingerprintKey });
+    const error = await resolver.resolve(GUILD).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(MissingTokenError);
+    expect((error as MissingTokenError).userMessage).toBe(
+      "This server has no GitHub token and the bot has no default one. An admin can run `/token set`.",
+    );
+    await expect(resolver.resolve(null)).rejects.toBeInstanceOf(MissingTokenError);
+  });
+
+  it("never falls back to the default token when the vault cannot be read", async () => {
+    const stores = await openStores({
+      dataDir: "unused",
+      redisUrl: REFUSING_REDIS_URL,
+      logger: silentLogger(),
+      redisConnectWaitMs: 50,
+    });
+    try {
+      const vault = createTokenVault({
+        store: stores.durable("vault"),
+        key: randomBytes(32),
+        logger: silentLogger(),
+      });
+      const resolver = createTokenResolver({ vault, defaultToken: DEFAULT_TOKEN, fingerprintKey });
+      await expect(resolver.resolve(GUILD)).rejects.toBeInstanceOf(TokenStoreUnavailableError);
+      // A DM never had a server token: the default applies without asking the vault.
+      expect((await resolver.resolve(null)).origin).toBe("default");
+    } finally {
+      await stores.close();
+    }
+  });
+});
+
+describe("guild settings", () => {
+  it("remember threads per server, off by default", async () => {
+    const stores = await openStores({ dataDir: "unused", memory: true, logger: silentLogger() });
+    try {
+      const settings = createGuildSettings(stores.durable("settings"), silentLogger());
+      expect(await settings.getThreads(GUILD)).toBe(false);
+      await settings.setThreads(GUILD, true);
+      expect(await settings.getThreads(GUILD)).toBe(true);
+      expect(await settings.getThreads("999999999999999999")).toBe(false);
+      await settings.setThreads(GUILD, false);
+      expect(await settings.getThreads(GUILD)).toBe(false);
+    } finally {
+      await stores.close();
+    }
+  });
+
+  it("read as threads off when the store fails, and say so when saving fails", async () => {
+    const stores = await openStores({ dataDir: "unused", memory: true, logger: silentLogger() });
+    const settings = createGuildSettings(stores.durable("settings"), silentLogger());
+    await settings.setThreads(GUILD, true);
+    await stores.close();
+    expect(await settings.getThreads(GUILD)).toBe(false);
+    await expect(settings.setThreads(GUILD, true)).rejects.toBeInstanceOf(SettingsStoreUnavailableError);
+  });
+});
