@@ -20,9 +20,10 @@ export interface CacheStore {
  * the default token. Every failure throws a {@link StoreUnavailableError}.
  */
 export interface DurableStore {
-  /** The value, or undefined when the key is absent. */
+  /** The value, or undefined when the key is absent (or expired). */
   get(key: string): Promise<unknown>;
-  set(key: string, value: unknown): Promise<void>;
+  /** Stores a value, for good or for `ttlMs`. */
+  set(key: string, value: unknown, ttlMs?: number): Promise<void>;
   /** @returns whether the key existed. */
   delete(key: string): Promise<boolean>;
 }
@@ -139,8 +140,8 @@ export function guardDurableKeyv(keyv: Keyv<unknown>, guard: GuardOptions): Dura
       const value = await guarded(guard, "get", () => store.get(key));
       return value ?? undefined;
     },
-    async set(key, value) {
-      const ok = await guarded(guard, "set", () => store.set(key, value));
+    async set(key, value, ttlMs) {
+      const ok = await guarded(guard, "set", () => store.set(key, value, ttlMs));
       // With throwOnErrors Keyv throws on failure; `false` would be an adapter that declined quietly.
       if (ok === false) throw new StoreUnavailableError(guard.store, "set", { cause: "write refused" });
     },

@@ -42,6 +42,12 @@ export interface Stores {
   /** A durable namespace (`vault`, `settings`): failures throw. */
   readonly durable: DurableStoreFactory;
   /**
+   * A cache namespace whose failures throw instead of reading as misses, for a caller with a
+   * fallback of its own: button state (`createButtonStateStore(stores.ephemeral("buttons"))` keeps
+   * a button in process memory when the store cannot take it).
+   */
+  readonly ephemeral: DurableStoreFactory;
+  /**
    * Deletes expired entries from the embedded stores (Redis expires its own). Runs on a timer;
    * exposed for tests and tools. @returns how many entries were deleted.
    */
@@ -92,6 +98,19 @@ async function waitAtMost(done: Promise<unknown>, ms: number): Promise<void> {
     }),
   ]);
   clearTimeout(timer);
+}
+
+/** A factory that checks the namespace and makes each store once. */
+function memoize<T>(make: (namespace: string) => T): (namespace: string) => T {
+  const made = new Map<string, T>();
+  return (namespace) => {
+    let store = made.get(namespace);
+    if (store === undefined) {
+      store = make(checkNamespace(namespace));
+      made.set(namespace, store);
+    }
+    return store;
+  };
 }
 
 /** Backoff of Redis reconnections: fast at first, then every 2 s, and never giving up. */
@@ -288,33 +307,12 @@ export async function openStores(options: OpenStoresOptions): Promise<Stores> {
   const isClosed = (): boolean => closed;
   const cacheTimeoutMs = options.cacheTimeoutMs ?? 400;
   const durableTimeoutMs = options.durableTimeoutMs ?? 2_000;
-  const caches = new Map<string, CacheStore>();
-  const durables = new Map<string, DurableStore>();
-
-  const cache: CacheStoreFactory = (namespace) => {
-    let store = caches.get(namespace);
-    if (!store) {
-      store = guardCacheKeyv(backend.cacheKeyv(checkNamespace(namespace)), {
-        ...backend.cacheGuard,
-        timeoutMs: cacheTimeoutMs,
-        isClosed,
-      });
-      caches.set(namespace, store);
-    }
-    return store;
-  };
-  const durable: DurableStoreFactory = (namespace) => {
-    let store = durables.get(namespace);
-    if (!store) {
-      store = guardDurableKeyv(backend.durableKeyv(checkNamespace(namespace)), {
-        ...backend.durableGuard,
-        timeoutMs: durableTimeoutMs,
-        isClosed,
-      });
-      durables.set(namespace, store);
-    }
-    return store;
-  };
+  const cacheGuard: GuardOptions = { ...backend.cacheGuard, timeoutMs: cacheTimeoutMs, isClosed };
+  const durableGuard: GuardOptions = { ...backend.durableGuard, timeoutMs: durableTimeoutMs, isClosed };
+  // One Keyv per namespace and kind of view, whatever the number of callers.
+  const cache = memoize((namespace) => guardCacheKeyv(backend.cacheKeyv(namespace), cacheGuard));
+  const durable = memoize((namespace) => guardDurableKeyv(backend.durableKeyv(namespace), durableGuard));
+  const ephemeral = memoize((namespace) => guardDurableKeyv(backend.cacheKeyv(namespace), cacheGuard));
 
   const sweepExpired = async (): Promise<number> => {
     if (closed) return 0;
@@ -336,6 +334,7 @@ export async function openStores(options: OpenStoresOptions): Promise<Stores> {
     backend: backend.backend,
     cache,
     durable,
+    ephemeral,
     sweepExpired,
     async close() {
       if (closed) return;

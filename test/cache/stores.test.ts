@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "@keyv/redis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createButtonStateStore } from "../../src/bot/buttonState.js";
 import { createAnswerCache } from "../../src/cache/answerCache.js";
 import { createEtagStore } from "../../src/cache/etagStore.js";
 import { StoreUnavailableError } from "../../src/cache/guardedStore.js";
@@ -162,6 +163,27 @@ describe("the outage reporter", () => {
       [30, 0],
     ]);
     expect(lines[0]).toMatchObject({ store: "redis", operation: "get", cause: { message: "ECONNREFUSED" } });
+  });
+});
+
+describe("the ephemeral view of the cache", () => {
+  it("expires entries and throws on failure, so button state can fall back to process memory", async () => {
+    const stores = await openStores({ dataDir: "unused", memory: true, logger: silentLogger() });
+    const buttons = stores.ephemeral("buttons");
+    await buttons.set("short", { page: 2 }, 1);
+    await buttons.set("long", { page: 3 }, 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await buttons.get("short")).toBeUndefined();
+    expect(await buttons.get("long")).toEqual({ page: 3 });
+
+    const state = createButtonStateStore(buttons);
+    const stored = await state.put({ page: 4 });
+    await stores.close();
+    await expect(buttons.set("x", 1, 60_000)).rejects.toBeInstanceOf(StoreUnavailableError);
+    // Written while the store is gone: kept in memory by the button store, still usable.
+    const kept = await state.put({ page: 5 });
+    expect(await state.get(kept)).toEqual({ page: 5 });
+    expect(await state.get(stored)).toBeUndefined();
   });
 });
 
