@@ -1,0 +1,295 @@
+import { describe, expect, it } from "vitest";
+import { formatBlame } from "../../src/format/blame.js";
+import { ZWSP } from "../../src/format/escape.js";
+import { HEAT_LEGEND } from "../../src/format/heat.js";
+import type { BlameAnswer } from "../../src/github/types.js";
+import { attachmentText, codeBlocks, descriptionOf, expectValidMessage } from "./checks.js";
+import {
+  CACHED,
+  FRESH,
+  makeBlame,
+  makeCommit,
+  makeLines,
+  makeRanges,
+  NOW,
+  PINNED,
+  REPOSITORY,
+} from "./fixtures.js";
+
+const meta = { freshness: FRESH, now: NOW };
+
+function lines(answer: BlameAnswer, start: number, end: number, requestedLines = true) {
+  return formatBlame(answer, { startLine: start, endLine: end, requestedLines }, meta);
+}
+
+describe("formatBlame on an ordinary file", () => {
+  const source = [
+    'import { createServer } from "node:http";',
+    "",
+    "export function start(port: number) {",
+    "\tconst server = createServer((req, res) => res.end('ok'));",
+    "  return server.listen(port);",
+    "}",
+  ];
+  const alice = makeCommit(1, {
+    authorLogin: "alice",
+    messageHeadline: "Add the server",
+    abbreviatedOid: "1a2b3c4",
+  });
+  const bob = makeCommit(2, {
+    authorLogin: null,
+    authorName: "Bob Builder",
+    messageHeadline: "Listen on a port",
+  });
+  const answer = makeBlame({
+    lines: source,
+    path: "src/server.ts",
+    ranges: [
+      { startingLine: 1, endingLine: 3, age: 10, commit: alice },
+      { startingLine: 4, endingLine: 5, age: 1, commit: bob },
+      { startingLine: 6, endingLine: 6, age: 10, commit: alice },
+    ],
+  });
+  const message = formatBlame(
+    answer,
+    { startLine: 1, endLine: 6, requestedLines: false },
+    { freshness: CACHED, now: NOW, buttons: { next: "blame:next-key" } },
+  );
+  const embed = message.embeds[0]!;
+
+  it("is a valid Discord message", () => expectValidMessage(message));
+
+  it("titles the answer and links it to the lines at the pinned commit", () => {
+    expect(embed.title).toBe("blame octo/widgets src/server.ts");
+    expect(embed.url).toBe(`${REPOSITORY.url}/blob/${PINNED.oid}/src/server.ts#L1-L6`);
+  });
+
+  it("shows every line with number, heat, short id, author and text in a ts code block", () => {
+    const [block] = codeBlocks(descriptionOf(message));
+    expect(block!.startsWith("ts\n")).toBe(true);
+    const shown = block!.split("\n").slice(1, -1);
+    expect(shown).toHaveLength(6);
+    expect(shown[0]).toBe(`1 🟦 1a2b3c4 alice      │ ${source[0]}`);
+    expect(shown[3]).toMatch(/^4 🟥 [0-9a-f]{7} Bob Build… │ {5}const server/);
+    expect(shown[1]).toMatch(/│ $/);
+  });
+
+  it("has one field per commit, with its spans, heat, id, linked headline, author and date", () => {
+    expect(embed.fields).toHaveLength(2);
+    expect(embed.fields![0]!.name).toBe("L1-L3, L6 🟦 1a2b3c4");
+    expect(embed.fields![0]!.value).toBe(
+      `[Add the server](${alice.url})\nby alice · <t:${Date.parse(alice.authoredDate) / 1000}:R>`,
+    );
+    expect(embed.fields![1]!.name).toMatch(/^L4-L5 🟥 [0-9a-f]{7}$/);
+    expect(embed.fields![1]!.value).toContain("by Bob Builder");
+  });
+
+  it("says which lines are shown, draws the legend, and says how fresh and pinned the answer is", () => {
+    expect(descriptionOf(message)).toContain("Lines 1–6 of 6.");
+    expect(descriptionOf(message)).toContain(HEAT_LEGEND);
+    expect(embed.footer?.text).toBe("cached 11 min ago · pinned to a1b2c3d");
+    expect(message.files).toEqual([]);
+  });
+
+  it("has Previous (disabled without an id), Next and Open on GitHub buttons", () => {
+    const buttons = message.components[0]!.components;
+    expect(buttons.map((button) => ("label" in button ? button.label : ""))).toEqual([
+      "◀ Previous lines",
+      "Next lines ▶",
+      "Open on GitHub",
+    ]);
+    expect(buttons[0]).toMatchObject({ disabled: true });
+    expect(buttons[1]).toMatchObject({ custom_id: "blame:next-key" });
+    expect(buttons[1]).not.toHaveProperty("disabled");
+    expect(buttons[2]).toMatchObject({ url: embed.url });
+  });
+
+  it("says 'fetched now' for a fresh answer and 'cached just now' under a minute", () => {
+    expect(lines(answer, 1, 2).embeds[0]!.footer?.text).toBe("fetched now · pinned to a1b2c3d");
+    const recent = formatBlame(
+      answer,
+      { startLine: 1, endLine: 2, requestedLines: true },
+      {
+        freshness: { fromCache: true, fetchedAt: new Date(NOW.getTime() - 30_000).toISOString() },
+        now: NOW,
+      },
+    );
+    expect(recent.embeds[0]!.footer?.text).toBe("cached just now · pinned to a1b2c3d");
+  });
+});
+
+describe("formatBlame on hostile content", () => {
+  it("keeps fences, mentions and markup of the file inside the code block", () => {
+    const answer = makeBlame({
+      lines: [
+        "```",
+        "````` and ```js",
+        "@everyone <@123> <@&5> <#6>",
+        "*bold* _it_ ~~s~~ || > # - [x](https://evil.example)",
+        "end",
+      ],
+      path: "docs/evil.md",
+    });
+    const message = lines(answer, 1, 5);
+    expectValidMessage(message);
+    const blocks = codeBlocks(descriptionOf(message));
+    expect(blocks).toHaveLength(1);
+    expect(blocks[0]).toContain("@everyone <@123>");
+    expect(blocks[0]).toContain(`\`${ZWSP}\`${ZWSP}\``);
+    expect(blocks[0]!.startsWith("md\n")).toBe(true);
+  });
+
+  it("escapes a 5,000-character headline with markdown and a masked link, and cuts it visibly", () => {
+    const headline = `**Fix** [click](https://evil.example) @everyone <@123> ${"_x_ ".repeat(1250)}`;
+    const answer = makeBlame({
+      lines: ["a", "b"],
+      ranges: [
+        { startingLine: 1, endingLine: 2, age: 3, commit: makeCommit(1, { messageHeadline: headline }) },
+      ],
+    });
+    const message = lines(answer, 1, 2);
+    expectValidMessage(message);
+    const value = message.embeds[0]!.fields![0]!.value;
+    expect(value).toContain("\\*\\*Fix\\*\\* \\[click\\]\\(https://evil.example\\)");
+    expect(value).toContain("…](https://github.com/");
+    // The only masked link is ours, to the commit.
+    expect(value.match(/(?<!\\)\]\(/g)).toHaveLength(1);
+  });
+
+  it("escapes the path in the title and the author in the fields", () => {
+    const answer = makeBlame({
+      lines: ["x"],
+      path: "src/*_~|>/weird @everyone.ts",
+      ranges: [{ startingLine: 1, endingLine: 1, age: 5, commit: makeCommit(1, { authorLogin: "*_~|>" }) }],
+    });
+    const message = lines(answer, 1, 1);
+    expectValidMessage(message);
+    expect(message.embeds[0]!.title).toBe(`blame octo/widgets src/\\*\\_\\~\\|\\>/weird @${ZWSP}everyone.ts`);
+    expect(message.embeds[0]!.url).toContain("/src/%2A_~%7C%3E/weird%20%40everyone.ts#L1");
+    expect(message.embeds[0]!.fields![0]!.value).toContain("by \\*\\_\\~\\|\\>");
+  });
+});
+
+describe("formatBlame on large selections", () => {
+  it("shows what fits of 3,000 lines of 200 characters and attaches the whole selection", () => {
+    const source = makeLines(3000, 200);
+    const answer = makeBlame({ lines: source, ranges: makeRanges(3000, 300) });
+    const message = lines(answer, 1, 3000);
+    expectValidMessage(message);
+    const description = descriptionOf(message);
+    const shown = codeBlocks(description)[0]!.split("\n").slice(1, -1);
+    expect(shown.length).toBeGreaterThan(10);
+    expect(shown.length).toBeLessThanOrEqual(50);
+    expect(shown[0]!.endsWith("…")).toBe(true);
+    expect(description).toContain(
+      `… ${(3000 - shown.length).toLocaleString("en-US")} more lines in the attachment.`,
+    );
+    expect(message.files).toHaveLength(1);
+    expect(message.files[0]!.name).toBe("blame-app.ts-L1-3000.txt");
+    const text = attachmentText(message);
+    for (const line of [1, 1500, 3000]) expect(text).toContain(`| ${source[line - 1]}\n`);
+    expect(text.split("\n").filter((line) => /^ *\d+ +\d+ [0-9a-f]{7} /.test(line))).toHaveLength(3000);
+  });
+
+  it("shows at most 50 lines even when they are short", () => {
+    const answer = makeBlame({ lines: makeLines(200, 5) });
+    const message = lines(answer, 1, 200);
+    expectValidMessage(message);
+    expect(codeBlocks(descriptionOf(message))[0]!.split("\n").slice(1, -1)).toHaveLength(50);
+    expect(descriptionOf(message)).toContain("… 150 more lines in the attachment.");
+  });
+
+  it("attaches the lines when only some were cut for width", () => {
+    const answer = makeBlame({ lines: ["short", "x".repeat(500)] });
+    const message = lines(answer, 1, 2);
+    expectValidMessage(message);
+    expect(descriptionOf(message)).toContain("Long lines are cut here");
+    expect(attachmentText(message)).toContain("x".repeat(500));
+  });
+
+  it("keeps 2,000 ranges within 25 fields and counts the rest", () => {
+    const answer = makeBlame({ lines: makeLines(10_000, 40), ranges: makeRanges(10_000, 2000, 2000) });
+    const message = lines(answer, 1, 10_000);
+    expectValidMessage(message);
+    const fields = message.embeds[0]!.fields!;
+    expect(fields.length).toBeLessThanOrEqual(25);
+    const last = fields.at(-1)!;
+    const shownRanges = fields.length - 1;
+    expect(last.name).toBe(`… and ${(2000 - shownRanges).toLocaleString("en-US")} more ranges`);
+    expect(last.value).toContain("attachment");
+    expect(attachmentText(message)).toContain("commits in these lines:");
+  });
+
+  it("lists a commit owning many ranges once, with '+N more' spans", () => {
+    const commit = makeCommit(1);
+    const other = makeCommit(2);
+    const ranges = Array.from({ length: 20 }, (_, index) => ({
+      startingLine: index + 1,
+      endingLine: index + 1,
+      age: 2,
+      commit: index % 2 === 0 ? commit : other,
+    }));
+    const message = lines(makeBlame({ lines: makeLines(20, 10), ranges }), 1, 20);
+    expectValidMessage(message);
+    expect(message.embeds[0]!.fields).toHaveLength(2);
+    expect(message.embeds[0]!.fields![0]!.name).toMatch(/^L1, L3, L5, L7, \+6 more 🟥 /);
+  });
+});
+
+describe("formatBlame on special files", () => {
+  it("explains a binary file with its size, without a code block", () => {
+    const answer: BlameAnswer = {
+      ...makeBlame({ lines: [] }),
+      path: "logo.png",
+      file: { kind: "binary", byteSize: 12_600 },
+      ranges: [{ startingLine: 1, endingLine: 1, age: 10, commit: makeCommit(1) }],
+    };
+    const message = lines(answer, 1, 20, false);
+    expectValidMessage(message);
+    expect(descriptionOf(message)).toContain("binary file (12.3 KiB)");
+    expect(codeBlocks(descriptionOf(message))).toEqual([]);
+    expect(message.embeds[0]!.url).toBe(`${REPOSITORY.url}/blob/${PINNED.oid}/logo.png`);
+  });
+
+  it("says an empty file is empty", () => {
+    const message = lines(makeBlame({ lines: [], ranges: [] }), 1, 20, false);
+    expectValidMessage(message);
+    expect(descriptionOf(message)).toContain("This file is empty");
+    expect(message.embeds[0]!.fields).toBeUndefined();
+  });
+
+  it("notes that GitHub cut the text of a large file", () => {
+    const answer = makeBlame({ lines: makeLines(100, 20), ranges: makeRanges(150, 10), isTruncated: true });
+    const message = lines(answer, 90, 120);
+    expectValidMessage(message);
+    expect(descriptionOf(message)).toContain("GitHub cut this file's text at 512,000 bytes");
+    expect(descriptionOf(message)).toContain("Lines 90–120 of 150.");
+  });
+
+  it("clamps a selection past the end and says how many lines the file has", () => {
+    const answer = makeBlame({ lines: makeLines(30, 10) });
+    const message = lines(answer, 25, 60);
+    expectValidMessage(message);
+    expect(descriptionOf(message)).toContain("Lines 25–30 of 30.");
+    expect(descriptionOf(message)).toContain("The file has 30 lines");
+    const wholly = lines(answer, 100, 110);
+    expect(descriptionOf(wholly)).toContain("Lines 20–30 of 30.");
+  });
+
+  it("survives ranges that are unsorted, overlapping or leave lines uncovered", () => {
+    const answer = makeBlame({
+      lines: makeLines(10, 10),
+      ranges: [
+        { startingLine: 6, endingLine: 8, age: 4, commit: makeCommit(2) },
+        { startingLine: 1, endingLine: 3, age: Number.NaN, commit: makeCommit(1) },
+        { startingLine: 2, endingLine: 2, age: 99, commit: makeCommit(3) },
+        { startingLine: 9, endingLine: 4, age: 1, commit: makeCommit(4) },
+      ],
+    });
+    const message = lines(answer, 1, 10);
+    expectValidMessage(message);
+    const shown = codeBlocks(descriptionOf(message))[0]!.split("\n").slice(1, -1);
+    expect(shown).toHaveLength(10);
+    expect(shown[4]).toMatch(/^ 5 ⬜ \?{7} /);
+  });
+});
