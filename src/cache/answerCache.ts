@@ -45,6 +45,13 @@ export interface AnswerCache {
    * fetch, and its failure; a failure (or an undefined value) is never stored.
    */
   getOrFetch<T>(request: CacheRequest<T>): Promise<CachedAnswer<T>>;
+  /** The stored answer, if any and not expired; never fetches. */
+  peek<T>(request: Omit<CacheRequest<T>, "fetch" | "ttl">): Promise<CachedAnswer<T> | undefined>;
+  /**
+   * Stores an answer fetched by other means (one upstream call that answers two questions, such
+   * as a blame by branch that also tells the branch's commit). A failed write is ignored.
+   */
+  put<T>(request: Omit<CacheRequest<T>, "fetch">, value: T, fetchedAt?: string): Promise<void>;
   /** How many distinct requests are in flight right now. */
   inFlight(): number;
 }
@@ -165,6 +172,24 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
       };
       run.then(() => (writing ? writing.then(release, release) : release()), release);
       return run;
+    },
+    async peek<T>(request: Omit<CacheRequest<T>, "fetch" | "ttl">): Promise<CachedAnswer<T> | undefined> {
+      const key = answerCacheKey(request.kind, request.fingerprint, request.args, request.version);
+      const stored = asStoredAnswer(await options.store(request.kind).get(key));
+      if (!stored || stored.expiresAt <= now()) return undefined;
+      return { value: stored.value as T, fetchedAt: stored.fetchedAt, fromCache: true };
+    },
+    async put<T>(request: Omit<CacheRequest<T>, "fetch">, value: T, fetchedAt?: string): Promise<void> {
+      if (value === undefined) return;
+      const key = answerCacheKey(request.kind, request.fingerprint, request.args, request.version);
+      const ttlMs = request.ttl === "pinned" ? pinnedTtlMs : options.shortTtlMs;
+      const fetchedAtMs = fetchedAt ? Date.parse(fetchedAt) : now();
+      const record: StoredAnswer = {
+        value,
+        fetchedAt: new Date(fetchedAtMs).toISOString(),
+        expiresAt: fetchedAtMs + ttlMs,
+      };
+      await options.store(request.kind).set(key, record, ttlMs);
     },
     inFlight: () => inflight.size,
   };

@@ -1,8 +1,11 @@
-import { ApplicationCommandOptionType } from "discord-api-types/v10";
+import {
+  ApplicationCommandOptionType,
+  type RESTPostAPIChatInputApplicationCommandsJSONBody,
+} from "discord-api-types/v10";
 import { describe, expect, it } from "vitest";
 import { parseCommandLine, splitWords } from "../../src/sandbox/commandLine.js";
 
-const definitions = [
+const definitions: RESTPostAPIChatInputApplicationCommandsJSONBody[] = [
   {
     name: "blame",
     description: "d",

@@ -1,0 +1,93 @@
+import { readFileSync } from "node:fs";
+import { createButtonStateStore } from "./bot/buttonState.js";
+import type { Services, TokenAdminService } from "./bot/services.js";
+import { createRecentRepositories } from "./answers/recentRepositories.js";
+import { createScout } from "./answers/createScout.js";
+import { createAnswerCache } from "./cache/answerCache.js";
+import { createEtagStore } from "./cache/etagStore.js";
+import { openStores, type Stores } from "./cache/openStores.js";
+import type { Config } from "./config.js";
+import { createGitHubClient, type GitHubClient } from "./github/index.js";
+import type { Logger } from "./logger.js";
+import { loadFingerprintKey, tokenFingerprint } from "./tokens/fingerprint.js";
+import { createGuildSettings } from "./tokens/guildSettings.js";
+import { createTokenResolver } from "./tokens/tokenResolver.js";
+import { createTokenVault, type TokenVault } from "./tokens/tokenVault.js";
+
+/** RepoScout's version, from package.json, for the GitHub User-Agent. */
+export const VERSION: string = (
+  JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
+).version;
+
+export interface RunningServices {
+  services: Services;
+  github: GitHubClient;
+  vault: TokenVault;
+  stores: Stores;
+  /** Closes the stores. */
+  close(): Promise<void>;
+}
+
+/**
+ * Wires configuration into the services every command receives: the stores (memory, SQLite or
+ * Redis), the GitHub client, the token vault and resolution, the cache, settings and button state.
+ */
+export async function createServices(
+  config: Config,
+  logger: Logger,
+  options: { memoryStores?: boolean; fetch?: typeof fetch; now?: () => Date; storePrefix?: string } = {},
+): Promise<RunningServices> {
+  const stores = await openStores({
+    dataDir: config.dataDir,
+    redisUrl: config.redisUrl,
+    logger,
+    ...(options.memoryStores ? { memory: true } : {}),
+    ...(options.storePrefix ? { prefix: options.storePrefix } : {}),
+  });
+  const encryptionKey = config.tokens.encryptionKey;
+  const fingerprintKey = await loadFingerprintKey({ encryptionKey, dataDir: config.dataDir });
+  const fingerprint = (token: string): string => tokenFingerprint(fingerprintKey, token);
+  const github = createGitHubClient({
+    graphqlUrl: config.github.graphqlUrl,
+    restUrl: config.github.apiUrl,
+    version: VERSION,
+    logger,
+    fingerprint,
+    conditionalStore: createEtagStore(stores.cache("etags")),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  const vault = createTokenVault({
+    store: stores.durable("vault"),
+    key: encryptionKey,
+    previousKey: config.tokens.previousEncryptionKey,
+    logger,
+  });
+  const tokens = createTokenResolver({ vault, defaultToken: config.github.defaultToken, fingerprintKey });
+  const cache = createAnswerCache({
+    store: stores.cache,
+    logger,
+    shortTtlMs: config.cache.shortTtlSeconds * 1000,
+  });
+  const recent = createRecentRepositories();
+  const tokenAdmin: TokenAdminService = {
+    async verifyAndStore(guildId, token, setBy) {
+      if (!vault.canStore) await vault.set(guildId, { token, setBy, login: "" });
+      const viewer = await github.viewer(token);
+      await vault.set(guildId, { token, setBy, login: viewer.login });
+      return { login: viewer.login };
+    },
+    clear: (guildId) => vault.clear(guildId),
+    status: (guildId) => vault.status(guildId),
+  };
+  const services: Services = {
+    config,
+    logger,
+    scout: createScout({ github, cache, tokens, recent }),
+    settings: createGuildSettings(stores.durable("settings"), logger),
+    tokenAdmin,
+    buttons: createButtonStateStore(stores.ephemeral("buttons")),
+    recent,
+    now: options.now ?? (() => new Date()),
+  };
+  return { services, github, vault, stores, close: () => stores.close() };
+}

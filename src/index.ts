@@ -1,0 +1,72 @@
+/**
+ * RepoScout's entry point: configuration, then the logger, the stores, the GitHub client and the
+ * bot; or, with no DISCORD_TOKEN, the local sandbox (SPEC section 6).
+ */
+import { ConfigError, loadConfigFromProcess, type Config } from "./config.js";
+import { createLogger, type Logger } from "./logger.js";
+import { createBot } from "./bot/client.js";
+import { loadCommands } from "./bot/loadCommands.js";
+import { createServices } from "./createServices.js";
+
+/** Hard ceiling for a graceful stop (SPEC: exit 0 within 10 seconds). */
+const STOP_DEADLINE_MS = 10_000;
+
+async function runBot(config: Config, logger: Logger): Promise<void> {
+  const commands = await loadCommands();
+  const services = await createServices(config, logger);
+  const bot = createBot({ apiUrl: config.discord.apiUrl, commands, services: services.services, logger });
+  let stopping = false;
+  const stop = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "stopping: finishing the interactions in flight");
+    const forced = setTimeout(() => {
+      logger.error("could not stop in time; exiting");
+      process.exit(0);
+    }, STOP_DEADLINE_MS);
+    forced.unref();
+    try {
+      await bot.stop(STOP_DEADLINE_MS - 1_500);
+      await services.close();
+    } catch (error) {
+      logger.error({ err: error }, "error while stopping");
+    }
+    logger.info("stopped");
+    logger.flush();
+    process.exit(0);
+  };
+  process.once("SIGINT", () => void stop("SIGINT"));
+  process.once("SIGTERM", () => void stop("SIGTERM"));
+  await bot.start(config.discord.token as string);
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = await loadConfigFromProcess();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(
+        `${error.message}\nFix these in the environment or in .env (see .env.example), then start again.`,
+      );
+      process.exit(1);
+    }
+    throw error;
+  }
+  if (!config.discord.token) {
+    const { runSandboxChat } = await import("./sandbox/chat.js");
+    await runSandboxChat(config);
+    return;
+  }
+  const logger = createLogger({ level: config.logLevel });
+  try {
+    await runBot(config, logger);
+  } catch (error) {
+    logger.fatal({ err: error }, "RepoScout could not start");
+    logger.flush();
+    console.error(`RepoScout could not start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+}
+
+void main();
