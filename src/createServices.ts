@@ -12,7 +12,7 @@ import type { Logger } from "./logger.js";
 import { loadFingerprintKey, tokenFingerprint } from "./tokens/fingerprint.js";
 import { createGuildSettings } from "./tokens/guildSettings.js";
 import { createTokenResolver } from "./tokens/tokenResolver.js";
-import { createTokenVault, type TokenVault } from "./tokens/tokenVault.js";
+import { createTokenVault, VaultKeyMissingError, type TokenVault } from "./tokens/tokenVault.js";
 
 /** RepoScout's version, from package.json, for the GitHub User-Agent. */
 export const VERSION: string = (
@@ -71,7 +71,8 @@ export async function createServices(
   const recent = createRecentRepositories();
   const tokenAdmin: TokenAdminService = {
     async verifyAndStore(guildId, token, setBy) {
-      if (!vault.canStore) await vault.set(guildId, { token, setBy, login: "" });
+      // Say "no key" before spending a request on a token that could not be kept anyway.
+      if (!vault.canStore) throw new VaultKeyMissingError();
       const viewer = await github.viewer(token);
       await vault.set(guildId, { token, setBy, login: viewer.login });
       return { login: viewer.login };

@@ -82,10 +82,9 @@ export function formatRepositories(
   meta: RepositoriesMeta,
 ): FormattedMessage {
   const isOrganization = page.owner.type === "Organization";
-  const title = escapeLabel(
-    `Repositories of ${page.owner.login}${isOrganization ? " (organization)" : ""}`,
-    LIMITS.title,
-  );
+  const suffix = isOrganization ? " (organization)" : "";
+  const prefix = "Repositories of ";
+  const title = `${prefix}${escapeLabel(page.owner.login, LIMITS.title - prefix.length - suffix.length)}${suffix}`;
   const footer = footerText(meta.freshness, meta.now);
   const pageNumber = Number.isFinite(view.pageNumber) ? Math.max(1, Math.floor(view.pageNumber)) : 1;
   const perPage = Number.isFinite(view.perPage)
