@@ -50,6 +50,13 @@ export interface GitHubClientOptions {
   sleep?: (ms: number) => Promise<void>;
   /** The clock, for rate-limit times; default `new Date()`. */
   now?: () => Date;
+  /**
+   * While a token is under a secondary limit (until its `retry-after`, else at least a minute) or
+   * an authentication lockout, fail its calls at once with the same error instead of asking GitHub
+   * again (GitHub warns that requests made while limited can get an integration banned). Default
+   * true; tests that script one fault and expect the next call to reach the server turn it off.
+   */
+  holdWhileLimited?: boolean;
 }
 
 /**
@@ -102,7 +109,18 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
   const now = options.now ?? (() => new Date());
   const book = createRateLimitBook();
   const userAgent = userAgentFor(options.version);
-  const common = { userAgent, fetch: fetchImpl, timeoutMs, random, sleep, now, logger, book };
+  const holdWhileLimited = options.holdWhileLimited ?? true;
+  const common = {
+    userAgent,
+    fetch: fetchImpl,
+    timeoutMs,
+    random,
+    sleep,
+    now,
+    logger,
+    book,
+    holdWhileLimited,
+  };
 
   const deps: OperationDeps = {
     graphql: createGraphQLTransport({ ...common, url: options.graphqlUrl }),

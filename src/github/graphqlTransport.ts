@@ -26,6 +26,8 @@ export interface GraphQLTransportOptions {
   now: () => Date;
   logger: Logger;
   book: RateLimitBook;
+  /** Fail at once, without a request, while the token is under a secondary limit or a lockout. */
+  holdWhileLimited: boolean;
 }
 
 /** One GraphQL call: the operation (its document comes from documents.ts) and its variables. */
@@ -114,7 +116,7 @@ export function createGraphQLTransport(options: GraphQLTransportOptions): GraphQ
         now: options.now(),
       };
       if (!isSendableToken(call.token)) throw new GitHubUnauthorizedError({ request: ctx.request });
-      const blocked = preflightError(ctx);
+      const blocked = options.holdWhileLimited ? preflightError(ctx) : undefined;
       if (blocked) throw blocked;
 
       const capture: { exchange?: HttpExchange } = {};

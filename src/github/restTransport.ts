@@ -18,6 +18,8 @@ export interface RestTransportOptions {
   now: () => Date;
   logger: Logger;
   book: RateLimitBook;
+  /** Fail at once, without a request, while the token is under a secondary limit or a lockout. */
+  holdWhileLimited: boolean;
 }
 
 /** One REST read. `variables` are the caller's arguments, kept for the log. */
@@ -50,7 +52,7 @@ export function createRestTransport(options: RestTransportOptions): RestTranspor
         now: options.now(),
       };
       if (!isSendableToken(call.token)) throw new GitHubUnauthorizedError({ request: ctx.request });
-      const blocked = preflightError(ctx);
+      const blocked = options.holdWhileLimited ? preflightError(ctx) : undefined;
       if (blocked) throw blocked;
 
       const headers: Record<string, string> = {

@@ -132,6 +132,28 @@ describe("contributors", () => {
     expect(github.requests[1]!.headers.get("if-none-match")).toBeNull();
   });
 
+  it("ignores a stored entry whose body no longer parses, rather than serving it on every 304", async () => {
+    const memory = createMemoryConditionalStore();
+    const github = fakeFetch(() => json([ACCOUNT], { headers: { etag: '"fresh"' } }));
+    const { client } = clientWith(github.fetch, { conditionalStore: memory });
+    const url = "https://api.example.test/repos/demo/widgets/contributors?page=1&per_page=30&anon=1";
+    await memory.set(`contributors ${FINGERPRINT} ${url}`, { etag: '"old"', body: "garbage", link: null });
+
+    expect((await client.contributors(TOKEN, { repo: DEMO, page: 1 })).contributors).toHaveLength(1);
+    expect(github.requests[0]!.headers.get("if-none-match")).toBeNull();
+  });
+
+  it("an empty page past the end has no known last page", async () => {
+    const github = fakeFetch(() => json([]));
+    const { client } = clientWith(github.fetch);
+    expect(await client.contributors(TOKEN, { repo: DEMO, page: 4 })).toMatchObject({
+      contributors: [],
+      lastPage: null,
+      hasNextPage: false,
+      hasPreviousPage: true,
+    });
+  });
+
   it("a failing store only costs the saving", async () => {
     const broken: ConditionalStore = {
       get: () => Promise.reject(new Error("redis down")),

@@ -590,6 +590,23 @@ describe("REST contributors answers that are not a list", () => {
     expect(github.requests).toHaveLength(2);
   });
 
+  it("with holdWhileLimited off, the next call asks GitHub again", async () => {
+    const github = fakeFetch((_r, index) =>
+      index === 0
+        ? json(
+            { message: "You have exceeded a secondary rate limit." },
+            { status: 403, headers: { "retry-after": "60" } },
+          )
+        : json([]),
+    );
+    const { client } = clientWith(github.fetch, { holdWhileLimited: false });
+    expect(await caught(client.contributors(TOKEN, { repo: DEMO, page: 1 }))).toBeInstanceOf(
+      SecondaryRateLimitError,
+    );
+    expect((await client.contributors(TOKEN, { repo: DEMO, page: 1 })).contributors).toEqual([]);
+    expect(github.requests).toHaveLength(2);
+  });
+
   it("a body that is not a contributors list: an unreadable answer", async () => {
     const { client } = answering(() => json([{ login: "x" }]));
     expect(await caught(client.contributors(TOKEN, { repo: DEMO, page: 1 }))).toMatchObject({

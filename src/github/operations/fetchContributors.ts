@@ -38,9 +38,12 @@ export async function fetchContributors(
     `?page=${page}&per_page=${perPage}&anon=1`;
   const storeId = `contributors ${credentials.fingerprint} ${url}`;
 
-  let stored: ConditionalEntry | undefined;
+  let stored: { entry: ConditionalEntry; items: ContributorsBody } | undefined;
   try {
-    stored = await deps.conditionalStore.get(storeId);
+    const entry = await deps.conditionalStore.get(storeId);
+    // An entry whose body no longer parses would be served again on every 304: ignore it.
+    const items = entry ? contributorsBodySchema.safeParse(entry.body) : undefined;
+    if (entry && items?.success) stored = { entry, items: items.data };
   } catch (error) {
     deps.logger.warn({ err: error, operation: "contributors" }, "conditional store read failed");
   }
@@ -50,28 +53,21 @@ export async function fetchContributors(
     operation: "contributors",
     url,
     variables: { owner: repo.owner, repo: repo.name, page, perPage },
-    ...(stored ? { ifNoneMatch: stored.etag } : {}),
+    ...(stored ? { ifNoneMatch: stored.entry.etag } : {}),
   });
 
-  let body: unknown;
-  let link: string | null;
   if (exchange.status === 304 && stored) {
-    body = stored.body;
-    link = stored.link;
-  } else if (exchange.status === 204) {
-    throw new EmptyRepositoryError(repo, contextOf(ctx, exchange));
-  } else if (exchange.status === 200) {
-    body = parseJsonBody(exchange.bodyText);
-    link = exchange.headers.get("link");
-  } else {
-    throw httpFailure(exchange, ctx, { api: "rest", repo });
+    return toContributorsPage(stored.items, page, perPage, stored.entry.link);
   }
+  if (exchange.status === 204) throw new EmptyRepositoryError(repo, contextOf(ctx, exchange));
+  if (exchange.status !== 200) throw httpFailure(exchange, ctx, { api: "rest", repo });
 
+  const body = parseJsonBody(exchange.bodyText);
   const parsed = contributorsBodySchema.safeParse(body);
   if (!parsed.success) throw new UpstreamError("unreadable", contextOf(ctx, exchange, parsed.error));
-
+  const link = exchange.headers.get("link");
   const etag = exchange.headers.get("etag");
-  if (exchange.status === 200 && etag) {
+  if (etag) {
     try {
       await deps.conditionalStore.set(storeId, { etag, body, link });
     } catch (error) {
@@ -109,15 +105,9 @@ export function toContributorsPage(
   const relations = parseLinkHeader(link);
   const hasNextPage = relations["next"] !== undefined;
   const last = pageOfLink(relations["last"]);
-  // Without `last`: on the last page GitHub links only `prev` and `first`; without any Link header
-  // everything fits on one page (a page past it is empty, and its last page is unknown).
-  const lastPage =
-    last ??
-    (hasNextPage
-      ? null
-      : contributors.length > 0 || page === 1
-        ? page
-        : (pageOfLink(relations["prev"]) ?? null));
+  // Without `last`: on the last page GitHub links only `prev` and `first`, and without any Link
+  // header everything fits on one page. An empty page past the end has no known last page.
+  const lastPage = last ?? (hasNextPage || (contributors.length === 0 && page > 1) ? null : page);
   return {
     page,
     perPage,
