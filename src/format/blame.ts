@@ -17,7 +17,7 @@ import {
   footerText,
   formatBytes,
   formatCount,
-  isEmbeddableUrl,
+  embedUrl,
   maskedLink,
   navigationRow,
   objectUrl,
@@ -396,7 +396,8 @@ export function formatBlame(answer: BlameAnswer, view: BlameView, meta: BlameMet
   const fieldsBudget = LIMITS.embedTotal - fixed - description.length;
   const fields = buildFields(groups, fieldsBudget, files.length > 0);
   const embed: APIEmbed = { title, color: COLORS.blame, description, footer: { text: footer } };
-  if (isEmbeddableUrl(url)) embed.url = url;
+  const link = embedUrl(url);
+  if (link) embed.url = link;
   if (fields.length > 0) embed.fields = fields;
 
   const message = emptyMessage();

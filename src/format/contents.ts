@@ -8,7 +8,7 @@ import {
   footerText,
   formatBytes,
   formatCount,
-  isEmbeddableUrl,
+  embedUrl,
   linkButton,
   objectUrl,
   rowOf,
@@ -59,7 +59,7 @@ function sortEntries(entries: readonly TreeEntry[]): TreeEntry[] {
 }
 
 function entryLine(entry: TreeEntry): string {
-  const name = escapeLabel(entry.name, ENTRY_NAME_WIDTH);
+  const name = escapeLabel(entry.name, ENTRY_NAME_WIDTH) || "(unnamed)";
   if (entry.type === "tree") return `📁 **${name}/**`;
   if (entry.type === "commit") return `📦 ${name} · submodule`;
   const binary = entry.isBinary ? " · binary" : "";
@@ -243,7 +243,8 @@ export function formatContents(
     description: body.description,
     footer: { text: footer },
   };
-  if (isEmbeddableUrl(url)) embed.url = url;
+  const link = embedUrl(url);
+  if (link) embed.url = link;
   const message = emptyMessage();
   message.embeds.push(embed);
   message.files.push(...body.files);

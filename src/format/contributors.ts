@@ -7,7 +7,7 @@ import {
   emptyMessage,
   footerText,
   formatCount,
-  isEmbeddableUrl,
+  embedUrl,
   maskedLink,
   navigationRow,
   type FormattedMessage,
@@ -44,7 +44,7 @@ function contributionsText(count: number): string {
  */
 function contributorLabel(contributor: Contributor): string {
   if (contributor.kind === "account") {
-    const login = maskedLink(escapeLabel(contributor.login, LOGIN_WIDTH), contributor.htmlUrl);
+    const login = maskedLink(escapeLabel(contributor.login, LOGIN_WIDTH) || "(unknown)", contributor.htmlUrl);
     const mark = contributor.type === "Bot" ? " 🤖" : contributor.type === "Organization" ? " 🏢" : "";
     return `${login}${mark}`;
   }
@@ -127,7 +127,8 @@ export function formatContributors(
     description: lines.join("\n"),
     footer: { text: footer },
   };
-  if (view.repoUrl && isEmbeddableUrl(view.repoUrl)) embed.url = view.repoUrl;
+  const link = embedUrl(view.repoUrl);
+  if (link) embed.url = link;
   const message = emptyMessage();
   message.embeds.push(embed);
   message.files.push(...files);

@@ -107,16 +107,17 @@ export function navigationRow(options: {
 }
 
 /**
- * A Link button, or null when the URL is not http(s) or is longer than Discord accepts (512):
+ * A Link button (URL made safe by `safeUrl`), or null when the URL is not http(s) or is longer than Discord accepts (512):
  * a long path can make a GitHub URL that long, and the answer is still worth sending without it.
  */
 export function linkButton(label: string, url: string): APIButtonComponent | null {
-  if (!isLinkableUrl(url) || url.length > 512) return null;
+  const safe = safeUrl(url);
+  if (safe === null || safe.length > 512) return null;
   return {
     type: ComponentType.Button,
     style: ButtonStyle.Link,
-    label: truncate(sanitizeSingleLine(label), 80),
-    url,
+    label: truncate(sanitizeSingleLine(label), 80) || "Open",
+    url: safe,
   };
 }
 
@@ -128,37 +129,51 @@ export function rowOf(
   return components.length > 0 ? { type: ComponentType.ActionRow, components } : null;
 }
 
-/** An http(s) URL that Discord will link. */
-export function isLinkableUrl(url: string | null | undefined): url is string {
-  return typeof url === "string" && /^https?:\/\/[^\s<>]+$/i.test(url);
+// A lone surrogate cannot be percent-encoded (encodeURIComponent throws); it becomes U+FFFD.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+// What may stay as it is after the host: unreserved characters, the delimiters a GitHub URL needs,
+// and "%" of existing escapes. Everything else is percent-encoded, notably `()[]<>*_~|\`@'"`, which
+// could end a masked link or read as markup or a mention, and spaces, controls and non-ASCII.
+const URL_UNSAFE = /[^A-Za-z0-9\-._:/?#!$&+,;=%]/gu;
+
+/**
+ * An http(s) URL made safe to send anywhere in a message (a masked link, an embed's `url`, a Link
+ * button): lowercase scheme, a plain host (no user info), and every character after the host that
+ * could break markdown, ping, or be refused by Discord percent-encoded. Null when the URL is not
+ * http(s) with a host.
+ */
+export function safeUrl(url: string | null | undefined): string | null {
+  if (typeof url !== "string") return null;
+  const match = /^(https?):\/\/([A-Za-z0-9.-]+(?::\d{1,5})?)([/?#][\s\S]*)?$/i.exec(url);
+  if (!match) return null;
+  const rest = (match[3] ?? "")
+    .replace(LONE_SURROGATE, "\ufffd")
+    .replace(URL_UNSAFE, (c) =>
+      encodeURIComponent(c).replace(/[!'()*]/g, (x) => `%${x.charCodeAt(0).toString(16).toUpperCase()}`),
+    );
+  return `${match[1]!.toLowerCase()}://${match[2]}${rest}`;
 }
 
-/** A URL Discord accepts as an embed's `url` (http(s), of a sane length). */
-export function isEmbeddableUrl(url: string | null | undefined): url is string {
-  return isLinkableUrl(url) && url.length <= 2048;
+/** The URL for an embed's `url`: safe (see `safeUrl`) and of a sane length; undefined otherwise. */
+export function embedUrl(url: string | null | undefined): string | undefined {
+  const safe = safeUrl(url);
+  return safe !== null && safe.length <= 2048 ? safe : undefined;
 }
 
 /**
- * A URL safe to put inside a masked link `[text](url)`: characters that would end the link early
- * or break the markup are percent-encoded. Null when the URL is not http(s).
+ * `[text](url)` with `text` already escaped; the plain text when the URL cannot be linked. Empty
+ * text would leave an invisible link, so it reads "(link)".
  */
-export function markdownUrl(url: string | null | undefined): string | null {
-  if (!isLinkableUrl(url)) return null;
-  return url.replace(
-    /[()[\]<>"'`*_~|\\]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`,
-  );
-}
-
-/** `[text](url)` with `text` already escaped; the plain text when the URL cannot be linked. */
 export function maskedLink(escapedText: string, url: string | null | undefined): string {
-  const safe = markdownUrl(url);
-  return safe ? `[${escapedText}](${safe})` : escapedText;
+  const safe = safeUrl(url);
+  if (!safe) return escapedText;
+  return `[${escapedText.trim() === "" ? "(link)" : escapedText}](${safe})`;
 }
 
 /** A path percent-encoded segment by segment, for a GitHub web URL. */
 export function encodePath(path: string): string {
   return path
+    .replace(LONE_SURROGATE, "\ufffd")
     .split("/")
     .filter((segment) => segment !== "")
     .map((segment) =>
@@ -174,7 +189,7 @@ export function encodePath(path: string): string {
 export function objectUrl(repositoryUrl: string, kind: "blob" | "tree", oid: string, path: string): string {
   const base = repositoryUrl.replace(/\/+$/, "");
   const encoded = encodePath(path);
-  return `${base}/${kind}/${encodeURIComponent(oid)}${encoded ? `/${encoded}` : ""}`;
+  return `${base}/${kind}/${encodePath(oid)}${encoded ? `/${encoded}` : ""}`;
 }
 
 /** `<t:UNIX:R>` (or another style) for an ISO date; null when the date cannot be read. */

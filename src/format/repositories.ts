@@ -8,8 +8,8 @@ import {
   emptyMessage,
   footerText,
   formatCount,
-  isEmbeddableUrl,
-  isLinkableUrl,
+  embedUrl,
+  safeUrl,
   maskedLink,
   navigationRow,
   type FormattedMessage,
@@ -40,7 +40,7 @@ const DESCRIPTION_MIN = 12;
 
 /** The owner's page, from a repository URL (`https://host/owner/name` -> `https://host/owner`). */
 function ownerUrl(page: RepositoriesPage): string | null {
-  const first = page.repositories.find((repository) => isLinkableUrl(repository.url));
+  const first = page.repositories.find((repository) => safeUrl(repository.url) !== null);
   if (!first) return null;
   const url = first.url.replace(/\/+$/, "");
   const cut = url.lastIndexOf("/");
@@ -50,7 +50,7 @@ function ownerUrl(page: RepositoriesPage): string | null {
 
 function entryLine(repository: RepositorySummary): string {
   const name = maskedLink(
-    escapeLabel(repository.name || repository.nameWithOwner, NAME_WIDTH),
+    escapeLabel(repository.name || repository.nameWithOwner, NAME_WIDTH) || "(unnamed)",
     repository.url,
   );
   const lock = repository.isPrivate ? " 🔒" : "";
@@ -151,7 +151,8 @@ export function formatRepositories(
     description: lines.join("\n"),
     footer: { text: footer },
   };
-  if (url && isEmbeddableUrl(url)) embed.url = url;
+  const link = embedUrl(url);
+  if (link) embed.url = link;
   const message = emptyMessage();
   message.embeds.push(embed);
   message.files.push(...files);

@@ -1,5 +1,10 @@
 import { expect } from "vitest";
-import { assertWithinLimits, countFences, messageMarkdownProblems } from "../../src/format/limits.js";
+import {
+  assertWithinLimits,
+  countFences,
+  markdownProblems,
+  messageMarkdownProblems,
+} from "../../src/format/limits.js";
 import type { FormattedMessage } from "../../src/format/message.js";
 
 /** Every text of a message that Discord renders as markdown. */
@@ -30,7 +35,11 @@ export function expectValidMessage(
   options: { allowedUserMentions?: readonly string[] } = {},
 ): void {
   assertWithinLimits(message);
-  expect(messageMarkdownProblems(message, options)).toEqual([]);
+  if (messageMarkdownProblems(message, options).length > 0) {
+    // Name the text at fault, so a failure of the random tests can be read.
+    const faulty = renderedTexts(message).filter((text) => markdownProblems(text, options).length > 0);
+    expect(faulty.map((text) => [markdownProblems(text, options), JSON.stringify(text)])).toEqual([]);
+  }
   for (const text of renderedTexts(message)) {
     expect(countFences(text) % 2).toBe(0);
     for (const block of codeBlocks(text)) {

@@ -140,11 +140,14 @@ describe("formatContents on a file", () => {
   });
 
   it("explains a file GitHub cut at 512,000 bytes", () => {
-    const message = formatContents(
-      { ...blob(text), file: { kind: "text", text, byteSize: 3_000_000, isTruncated: true } },
-      {},
-      meta,
-    );
+    const answer: ContentsAnswer = {
+      kind: "blob",
+      repository: REPOSITORY,
+      commit: PINNED,
+      path: "data/huge.json",
+      file: { kind: "text", text, byteSize: 3_000_000, isTruncated: true },
+    };
+    const message = formatContents(answer, {}, meta);
     expectValidMessage(message);
     expect(descriptionOf(message)).toContain("too large to show whole (2.9 MiB)");
     expect(descriptionOf(message)).toContain("512,000 bytes");
