@@ -41,7 +41,10 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
     if (error instanceof ConfigError) console.error(error.message);
-    else console.error(`Could not register the commands: ${error instanceof Error ? error.message : String(error)}`);
+    else
+      console.error(
+        `Could not register the commands: ${error instanceof Error ? error.message : String(error)}`,
+      );
     process.exit(1);
   },
 );

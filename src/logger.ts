@@ -1,4 +1,4 @@
-import { Writable } from "node:stream";
+import type { Writable } from "node:stream";
 import { pino, stdSerializers, type DestinationStream, type Logger, type LoggerOptions } from "pino";
 import pretty from "pino-pretty";
 

@@ -1,5 +1,5 @@
 import { ApplicationCommandOptionType, type APIApplicationCommandBasicOption } from "discord-api-types/v10";
-import { z } from "zod";
+import type { z } from "zod";
 import { InvalidOptionError } from "../errors.js";
 
 /** The `repo` option every repository command takes (SPEC section 1). */
