@@ -1,0 +1,221 @@
+import {
+  InteractionResponseType,
+  type APIApplicationCommandOptionChoice,
+  type APIInteraction,
+  type APIModalInteractionResponseCallbackData,
+} from "discord-api-types/v10";
+import { cloneJson } from "./json.js";
+import type {
+  CallbackRecord,
+  DiscordState,
+  InteractionKind,
+  InteractionState,
+  RestRequestRecord,
+} from "./state.js";
+import { messageView, threadView, type MessageView, type ThreadView } from "./views.js";
+
+/** Everything the bot did with one interaction, as a test reads it. */
+export interface InteractionRecord {
+  id: string;
+  kind: InteractionKind;
+  /** The payload dispatched as INTERACTION_CREATE. */
+  payload: APIInteraction;
+  /** Accepted callbacks (at most one: later ones are refused with 40060). */
+  callbacks: CallbackRecord[];
+  /** The bot has given its final visible answer (see `waitForAnswer`). */
+  answered: boolean;
+  /** The first response was a deferral (type 5 or 6). */
+  deferred: boolean;
+  /** The response (or deferral) is ephemeral. */
+  ephemeral: boolean;
+  /** The `@original` message as it is now (null: none, e.g. a modal or autocomplete answer). */
+  original: MessageView | null;
+  originalDeleted: boolean;
+  /**
+   * Messages sent through the follow-up route. The first one after a deferral takes the
+   * placeholder's place: it is then also `original` (same id).
+   */
+  followups: MessageView[];
+  /** The modal shown (callback type 9). */
+  modal: APIModalInteractionResponseCallbackData | null;
+  /** Autocomplete choices (callback type 8). */
+  choices: APIApplicationCommandOptionChoice[] | null;
+  /** The thread started from the original or a follow-up, if any. */
+  thread: ThreadView | null;
+  /** Messages posted in that thread. */
+  threadMessages: MessageView[];
+  /** The bot's requests on this interaction that Discord refused (status >= 400). */
+  errors: RestRequestRecord[];
+}
+
+/** Options of the waits; times in milliseconds. */
+export interface WaitOptions {
+  /** Give up after this long (default 5,000). */
+  timeoutMs?: number;
+}
+
+/** A dispatched interaction, to read and await what the bot does with it. */
+export interface InteractionHandle {
+  readonly id: string;
+  readonly token: string;
+  readonly kind: InteractionKind;
+  readonly payload: APIInteraction;
+  /** A snapshot of what the bot did so far. */
+  record(): InteractionRecord;
+  /**
+   * Resolves once the bot has given its final visible answer: a first response arrived and, when
+   * it was a deferral, the `@original` was then edited, deleted or replaced by a follow-up. With
+   * `settleMs`, also waits until the interaction saw no activity (edits, follow-ups, thread
+   * messages) for that long.
+   */
+  waitForAnswer(options?: WaitOptions & { settleMs?: number }): Promise<InteractionRecord>;
+  /** Resolves once a first response arrived and nothing happened on the interaction for `quietMs` (default 200). */
+  waitForSettled(options?: WaitOptions & { quietMs?: number }): Promise<InteractionRecord>;
+  /** Resolves once `predicate` holds for the record (checked on every activity). */
+  waitFor(
+    predicate: (record: InteractionRecord) => boolean,
+    options?: WaitOptions,
+  ): Promise<InteractionRecord>;
+}
+
+/** The rule of a final visible answer (see `InteractionHandle.waitForAnswer`). */
+export function isAnswered(state: DiscordState, interaction: InteractionState): boolean {
+  const response = interaction.response;
+  if (!response) return false;
+  const original = interaction.originalMessageId
+    ? state.messages.get(interaction.originalMessageId)
+    : undefined;
+  switch (response.type) {
+    case InteractionResponseType.DeferredChannelMessageWithSource:
+      return (
+        interaction.followupIds.length > 0 ||
+        (original !== undefined && (!original.loading || original.deleted))
+      );
+    case InteractionResponseType.DeferredMessageUpdate:
+      return (
+        interaction.followupIds.length > 0 || interaction.originalEdits > 0 || original?.deleted === true
+      );
+    default:
+      return true;
+  }
+}
+
+/** A snapshot of an interaction's record. */
+export function interactionRecord(state: DiscordState, interaction: InteractionState): InteractionRecord {
+  const original = interaction.originalMessageId
+    ? state.messages.get(interaction.originalMessageId)
+    : undefined;
+  const followups = interaction.followupIds
+    .map((id) => state.messages.get(id))
+    .filter((message) => message !== undefined)
+    .map((message) => messageView(state, message));
+  const ownIds = [interaction.originalMessageId, ...interaction.followupIds].filter(
+    (id): id is string => id !== null,
+  );
+  const threadId = ownIds.find((id) => state.threads.get(id)?.starterMessageId === id);
+  const thread = threadId ? threadView(state, threadId) : null;
+  const responseType = interaction.response?.type;
+  const deferred =
+    responseType === InteractionResponseType.DeferredChannelMessageWithSource ||
+    responseType === InteractionResponseType.DeferredMessageUpdate;
+  return {
+    id: interaction.id,
+    kind: interaction.kind,
+    payload: cloneJson(interaction.payload),
+    callbacks: cloneJson(interaction.callbacks),
+    answered: isAnswered(state, interaction),
+    deferred,
+    ephemeral: original?.ephemeral ?? false,
+    original: original && !original.deleted ? messageView(state, original) : null,
+    originalDeleted: original?.deleted ?? false,
+    followups,
+    modal: interaction.modal ? cloneJson(interaction.modal) : null,
+    choices: interaction.choices ? cloneJson(interaction.choices) : null,
+    thread,
+    threadMessages: thread?.messages ?? [],
+    errors: state.requests.filter(
+      (request) => request.interactionId === interaction.id && request.status >= 400,
+    ),
+  };
+}
+
+/** A one-line account of a record, for timeout messages. */
+function describe(record: InteractionRecord): string {
+  const parts = [
+    `callbacks [${record.callbacks.map((callback) => callback.type).join(", ")}]`,
+    `original ${record.original ? JSON.stringify(record.original.content.slice(0, 80)) : "none"}${record.original?.loading ? " (loading)" : ""}`,
+    `followups ${record.followups.length}`,
+    `thread ${record.thread ? record.thread.name : "none"}`,
+    `errors [${record.errors.map((error) => `${error.method} ${error.route ?? error.path} ${error.status}`).join("; ")}]`,
+  ];
+  return parts.join(", ");
+}
+
+/** Creates the handle of an interaction the state holds. */
+export function createInteractionHandle(
+  state: DiscordState,
+  interaction: InteractionState,
+): InteractionHandle {
+  const record = () => interactionRecord(state, interaction);
+
+  const wait = (
+    label: string,
+    ready: () => boolean,
+    options: { timeoutMs?: number; quietMs?: number },
+  ): Promise<InteractionRecord> =>
+    new Promise((resolve, reject) => {
+      const quietMs = options.quietMs ?? 0;
+      let quietTimer: NodeJS.Timeout | null = null;
+      const stop = () => {
+        off();
+        clearTimeout(timeout);
+        if (quietTimer) clearTimeout(quietTimer);
+      };
+      const check = () => {
+        if (quietTimer) clearTimeout(quietTimer);
+        quietTimer = null;
+        if (!ready()) return;
+        if (quietMs <= 0) {
+          stop();
+          resolve(record());
+          return;
+        }
+        quietTimer = setTimeout(() => {
+          stop();
+          resolve(record());
+        }, quietMs);
+      };
+      const off = state.onActivity((id) => {
+        if (id === interaction.id) check();
+      });
+      const timeoutMs = options.timeoutMs ?? 5000;
+      const timeout = setTimeout(() => {
+        stop();
+        reject(
+          new Error(
+            `interaction ${interaction.id} (${interaction.kind}): ${label} not reached within ${timeoutMs} ms; ${describe(record())}`,
+          ),
+        );
+      }, timeoutMs);
+      check();
+    });
+
+  return {
+    id: interaction.id,
+    token: interaction.token,
+    kind: interaction.kind,
+    payload: interaction.payload,
+    record,
+    waitForAnswer: (options = {}) =>
+      wait("a final answer", () => isAnswered(state, interaction), {
+        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        quietMs: options.settleMs ?? 0,
+      }),
+    waitForSettled: (options = {}) =>
+      wait("a settled state", () => interaction.response !== null, {
+        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        quietMs: options.quietMs ?? 200,
+      }),
+    waitFor: (predicate, options = {}) => wait("the awaited condition", () => predicate(record()), options),
+  };
+}
