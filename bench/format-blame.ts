@@ -12,7 +12,7 @@ import type { BlameAnswer } from "../src/github/types.js";
 import { FRESH, makeBlame, makeLines, makeRanges, NOW } from "../test/format/fixtures.js";
 
 const RUNS = 50;
-const WARMUP = 5;
+const WARMUP = 10;
 const TARGET_MS = 10;
 
 function percentile(sorted: readonly number[], fraction: number): number {

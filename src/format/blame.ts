@@ -35,6 +35,7 @@ import {
   rawLine,
   safeFileName,
   splitFileLines,
+  utf8Bytes,
 } from "./snippet.js";
 
 /** Which lines to show: already validated by the command; clamped here to the file. */
@@ -210,6 +211,15 @@ function buildFields(
  * a number, `|` as the separator): it lines up in any editor, and an ASCII string is several times
  * faster to encode than one with emoji, which matters for a 10,000-line file.
  */
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}T/;
+
+/** The day of an ISO date, "YYYY-MM-DD" (GitHub's dates are ISO already: no Date needed). */
+function isoDay(iso: string): string {
+  if (ISO_DAY.test(iso)) return iso.slice(0, 10);
+  const ms = Date.parse(iso);
+  return Number.isFinite(ms) ? new Date(ms).toISOString().slice(0, 10) : "????-??-??";
+}
+
 function buildAttachmentText(
   answer: BlameAnswer,
   lines: readonly string[],
@@ -228,7 +238,8 @@ function buildAttachmentText(
     "",
   ];
   const missing = ` ? ${"?".repeat(7)} ${" ".repeat(ATTACHMENT_AUTHOR_WIDTH)} | `;
-  const authors = new Map<string, string>();
+  // What depends only on the commit is worked out once per commit, not once per range or line.
+  const commitColumns = new Map<string, string>();
   // Lines are walked range by range: one gutter string per range, no lookup per line.
   let index = firstRangeEndingFrom(ranges, start);
   let line = start;
@@ -239,13 +250,13 @@ function buildAttachmentText(
     let stop = end;
     if (range && range.startingLine <= line) {
       const commit = range.commit;
-      let author = authors.get(commit.oid);
-      if (author === undefined) {
-        author = column(authorOf(commit), ATTACHMENT_AUTHOR_WIDTH);
-        authors.set(commit.oid, author);
+      let columns = commitColumns.get(commit.oid);
+      if (columns === undefined) {
+        columns = `${shortOid(commit.oid, commit.abbreviatedOid).padEnd(7)} ${column(authorOf(commit), ATTACHMENT_AUTHOR_WIDTH)} | `;
+        commitColumns.set(commit.oid, columns);
       }
       const age = Number.isFinite(range.age) ? String(Math.round(range.age)) : "?";
-      gutter = `${age.padStart(2)} ${shortOid(commit.oid, commit.abbreviatedOid).padEnd(7)} ${author} | `;
+      gutter = `${age.padStart(2)} ${columns}`;
       stop = Math.min(end, range.endingLine);
     } else if (range) {
       stop = Math.min(end, range.startingLine - 1);
@@ -258,9 +269,7 @@ function buildAttachmentText(
   out.push("", "commits in these lines:");
   for (const group of groups) {
     const commit = group.commit;
-    const date = Number.isFinite(Date.parse(commit.authoredDate))
-      ? new Date(commit.authoredDate).toISOString().slice(0, 10)
-      : "????-??-??";
+    const date = isoDay(commit.authoredDate);
     const spans = group.spans.map(([a, b]) => lineSpan(a, b)).join(", ");
     out.push(
       `${shortOid(commit.oid, commit.abbreviatedOid)}  ${date}  ${authorOf(commit)}  ${sanitizeSingleLine(commit.messageHeadline)}`,
@@ -385,7 +394,7 @@ export function formatBlame(answer: BlameAnswer, view: BlameView, meta: BlameMet
     if (omitted > 0 || anyCut) {
       files.push({
         name: `blame-${safeFileName(baseName(answer.path))}-L${start}-${end}.txt`,
-        data: Buffer.from(buildAttachmentText(answer, lines, ranges, groups, start, end, total), "utf8"),
+        data: utf8Bytes(buildAttachmentText(answer, lines, ranges, groups, start, end, total)),
         description: truncate(`blame of ${sanitizeSingleLine(answer.path)}, lines ${start}-${end}`, 200),
       });
     }

@@ -24,6 +24,7 @@ import {
   rawLine,
   safeFileName,
   splitFileLines,
+  utf8Bytes,
 } from "./snippet.js";
 
 /** Which lines of a file to show; both absent: the first lines. */
@@ -199,7 +200,7 @@ function formatBlob(
     for (let line = start; line <= end; line += 1) selection.push(rawLine(lines[line - 1] ?? ""));
     files.push({
       name: `${safeFileName(baseName(answer.path))}-L${start}-${end}.txt`,
-      data: Buffer.from(`${selection.join("\n")}\n`, "utf8"),
+      data: utf8Bytes(`${selection.join("\n")}\n`),
       description: truncate(`${sanitizeSingleLine(answer.path)}, lines ${start}-${end}`, 200),
     });
   }

@@ -25,6 +25,9 @@ const LINE_BREAKS = /\r\n|[\n\r\u2028\u2029\u0085]/g;
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
 const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/g;
+const NEEDS_SANITIZING =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u001f\u007f\u0085\u2028\u2029\u202a-\u202e\u2066-\u2069]| {2}|^\s|\s$/;
 
 /**
  * Escapes repository text shown outside code blocks: markdown markup characters get a backslash,
@@ -46,7 +49,10 @@ export function escapeMarkdown(text: string): string {
  * override characters go, runs of spaces collapse, ends are trimmed. For titles, labels, names.
  */
 export function sanitizeSingleLine(text: string): string {
-  return String(text)
+  const value = String(text);
+  // Most names and headlines are clean: one test instead of five replacements.
+  if (!NEEDS_SANITIZING.test(value)) return value;
+  return value
     .replace(LINE_BREAKS, " ")
     .replace(/\t/g, " ")
     .replace(CONTROL_CHARACTERS, "")

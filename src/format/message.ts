@@ -62,12 +62,15 @@ export function freshnessText(freshness: Freshness, now: Date): string {
  * first 7 characters of the full id. Only hex-like characters survive, so it is safe anywhere.
  */
 export function shortOid(oid: string, abbreviated?: string | null): string {
+  if (abbreviated && SHORT_OID.test(abbreviated)) return abbreviated;
   const clean = (value: string) => value.replace(/[^0-9a-zA-Z]/g, "");
   const abbrev = clean(abbreviated ?? "");
   if (abbrev.length >= 7 && abbrev.length <= 12) return abbrev;
   const full = clean(oid);
   return full.length > 0 ? full.slice(0, 7) : "unknown";
 }
+
+const SHORT_OID = /^[0-9a-zA-Z]{7,12}$/;
 
 /** The footer text: freshness, then the commit the answer is pinned to when there is one. */
 export function footerText(freshness: Freshness, now: Date, pinnedOid?: string): string {
