@@ -1,0 +1,84 @@
+import type { GitHubStandIn } from "../../../src/sandbox/github/index.js";
+import { DEMO_TOKEN } from "../../../src/sandbox/github/index.js";
+
+/** The bot's GraphQL documents, verbatim, as the GitHub client sends them. */
+export const DOCUMENTS = {
+  viewer: `query Viewer { viewer { login } rateLimit { limit remaining used resetAt cost } }`,
+  ownerRepositories: `query OwnerRepositories($login: String!, $first: Int!, $after: String, $orderBy: RepositoryOrder!) {
+  repositoryOwner(login: $login) { __typename login
+    repositories(first: $first, after: $after, orderBy: $orderBy, ownerAffiliations: [OWNER]) {
+      totalCount pageInfo { endCursor hasNextPage hasPreviousPage startCursor }
+      nodes { name nameWithOwner url pushedAt isPrivate description }
+    } } }`,
+  repositoryInfo: `query RepositoryInfo($owner: String!, $name: String!) {
+  repository(owner: $owner, name: $name) { nameWithOwner url isPrivate isEmpty
+    defaultBranchRef { name target { oid } } } }`,
+  blame: `query Blame($owner: String!, $name: String!, $expression: String!, $path: String!) {
+  repository(owner: $owner, name: $name) { nameWithOwner url isPrivate
+    defaultBranchRef { name }
+    object(expression: $expression) { __typename ... on Commit { oid url committedDate
+      blame(path: $path) { ranges { startingLine endingLine age
+        commit { oid abbreviatedOid messageHeadline url authoredDate committedDate author { name email user { login } } } } }
+      file(path: $path) { path object { __typename ... on Blob { oid text isBinary byteSize isTruncated } } } } } } }`,
+  contents: `query Contents($owner: String!, $name: String!, $commitExpression: String!, $objectExpression: String!) {
+  repository(owner: $owner, name: $name) { nameWithOwner url isPrivate defaultBranchRef { name }
+    commit: object(expression: $commitExpression) { __typename ... on Commit { oid url committedDate } }
+    object(expression: $objectExpression) { __typename
+      ... on Tree { oid entries { name path type mode size object { __typename ... on Blob { byteSize isBinary } } } }
+      ... on Blob { oid text isBinary byteSize isTruncated } } } }`,
+} as const;
+
+/** A GitHub GraphQL answer, loosely typed for assertions. */
+export interface GraphQLAnswer {
+  status: number;
+  headers: Headers;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are checked field by field
+  body: any;
+}
+
+/** POSTs a query to the stand-in, as the bot does (`bearer`, one space, the token). */
+export async function graphql(
+  standIn: GitHubStandIn,
+  query: string,
+  variables: Record<string, unknown> = {},
+  token: string | null = DEMO_TOKEN,
+): Promise<GraphQLAnswer> {
+  const response = await fetch(standIn.graphqlUrl, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      ...(token === null ? {} : { authorization: `bearer ${token}` }),
+    },
+    body: JSON.stringify({ query, variables }),
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text === "" ? null : JSON.parse(text) };
+}
+
+/** Sends a raw request (any method, headers and body) and reads the JSON answer when there is one. */
+export async function raw(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<GraphQLAnswer> {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = text === "" ? null : JSON.parse(text);
+  } catch {
+    // HTML or empty: keep the text.
+  }
+  return { status: response.status, headers: response.headers, body };
+}
+
+/** GETs a REST path of the stand-in with a token (null: none). */
+export function rest(
+  standIn: GitHubStandIn,
+  path: string,
+  token: string | null = DEMO_TOKEN,
+  headers: Record<string, string> = {},
+): Promise<GraphQLAnswer> {
+  return raw(`${standIn.restUrl}${path}`, {
+    headers: { ...(token === null ? {} : { authorization: `bearer ${token}` }), ...headers },
+  });
+}
