@@ -210,6 +210,8 @@ export const interactionRoutes: RouteDefinition[] = [
     method: "POST",
     template: "/interactions/:interaction_id/:interaction_token/callback",
     auth: "none",
+    // Each interaction has its own bucket; callbacks do not count against the bot's global limit.
+    major: "interaction_id",
     handler: callback,
   },
 ];
