@@ -371,7 +371,20 @@ export class GatewayServer {
   private deliver(request: DispatchRequest): void {
     for (const session of this.sessions.values()) {
       if (request.intent !== null && (session.intents & request.intent) === 0) continue;
-      this.dispatchTo(session, request.t, request.d);
+      this.dispatchTo(session, request.t, this.withoutContent(session, request));
     }
+  }
+
+  /**
+   * Without the Message Content intent, messages by others arrive with empty content, embeds,
+   * attachments and components (Discord's rule; the bot's own messages and DMs keep theirs).
+   */
+  private withoutContent(session: Session, request: DispatchRequest): unknown {
+    if (!request.t.startsWith("MESSAGE_") || (session.intents & GatewayIntentBits.MessageContent) !== 0)
+      return request.d;
+    if (!isRecord(request.d) || !isRecord(request.d.author) || request.d.author.id === this.state.bot.id)
+      return request.d;
+    if (request.d.guild_id === undefined) return request.d;
+    return { ...request.d, content: "", embeds: [], attachments: [], components: [] };
   }
 }

@@ -3,6 +3,7 @@ import {
   InteractionType,
   MessageFlags,
   MessageType,
+  PermissionFlagsBits,
   type APIAllowedMentions,
   type APIAttachment,
   type APIEmbed,
@@ -43,13 +44,21 @@ function guildIdOfChannel(state: DiscordState, channelId: string): string | null
   return channel ? state.guildIdOf(channel) : null;
 }
 
-/** Who a message would ping, from its content and `allowed_mentions` (absent: parse all). */
+/**
+ * Who a message would ping, from its content and `allowed_mentions` (absent: parse all).
+ * `@everyone`/`@here` and unmentionable roles also need Mention Everyone in the channel.
+ */
 export function resolveMentions(
   state: DiscordState,
   content: string,
   allowed: APIAllowedMentions | undefined,
-  guildId: string | null,
+  where: { guildId: string | null; channelId: string; authorId: string },
 ): { users: APIUser[]; roles: string[]; everyone: boolean } {
+  const { guildId } = where;
+  const mayMentionEveryone =
+    guildId === null ||
+    (state.channels.has(where.channelId) &&
+      (state.permissionsIn(where.channelId, where.authorId) & PermissionFlagsBits.MentionEveryone) !== 0n);
   const parse = new Set(allowed ? (allowed.parse ?? []) : ["users", "roles", "everyone"]);
   const allowedUsers = new Set(allowed?.users ?? []);
   const allowedRoles = new Set(allowed?.roles ?? []);
@@ -65,12 +74,14 @@ export function resolveMentions(
   if (guildId) {
     for (const match of content.matchAll(/<@&(\d{17,20})>/g)) {
       const id = match[1]!;
-      if (state.guild.roles.has(id) && (parse.has("roles") || allowedRoles.has(id)) && !roles.includes(id)) {
+      const role = state.guild.roles.get(id);
+      const mentionable = role !== undefined && (role.mentionable || mayMentionEveryone);
+      if (mentionable && (parse.has("roles") || allowedRoles.has(id)) && !roles.includes(id)) {
         roles.push(id);
       }
     }
   }
-  const everyone = parse.has("everyone") && /@(everyone|here)/.test(content);
+  const everyone = parse.has("everyone") && mayMentionEveryone && /@(everyone|here)/.test(content);
   return { users, roles, everyone };
 }
 
@@ -260,7 +271,11 @@ function applyBody(
       ? (cloneJson(body.allowed_mentions) as APIAllowedMentions)
       : undefined;
   } else if (creating) message.allowedMentions = undefined;
-  const mentions = resolveMentions(state, api.content, message.allowedMentions, message.guildId);
+  const mentions = resolveMentions(state, api.content, message.allowedMentions, {
+    guildId: message.guildId,
+    channelId: message.channelId,
+    authorId: api.author.id,
+  });
   api.mentions = mentions.users;
   api.mention_roles = mentions.roles;
   api.mention_everyone = mentions.everyone;
