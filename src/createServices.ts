@@ -7,7 +7,7 @@ import { createAnswerCache } from "./cache/answerCache.js";
 import { createEtagStore } from "./cache/etagStore.js";
 import { openStores, type Stores } from "./cache/openStores.js";
 import type { Config } from "./config.js";
-import { createGitHubClient, type GitHubClient } from "./github/index.js";
+import { createGitHubClient, type GitHubClient, type GitHubClientOptions } from "./github/index.js";
 import type { Logger } from "./logger.js";
 import { loadFingerprintKey, tokenFingerprint } from "./tokens/fingerprint.js";
 import { createGuildSettings } from "./tokens/guildSettings.js";
@@ -35,7 +35,15 @@ export interface RunningServices {
 export async function createServices(
   config: Config,
   logger: Logger,
-  options: { memoryStores?: boolean; fetch?: typeof fetch; now?: () => Date; storePrefix?: string } = {},
+  options: {
+    memoryStores?: boolean;
+    now?: () => Date;
+    storePrefix?: string;
+    /** Overrides of the GitHub client's options (tests: a fetch, a shorter deadline...). */
+    client?: Partial<
+      Pick<GitHubClientOptions, "fetch" | "timeoutMs" | "holdWhileLimited" | "sleep" | "random">
+    >;
+  } = {},
 ): Promise<RunningServices> {
   const stores = await openStores({
     dataDir: config.dataDir,
@@ -54,7 +62,7 @@ export async function createServices(
     logger,
     fingerprint,
     conditionalStore: createEtagStore(stores.cache("etags")),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...options.client,
   });
   const vault = createTokenVault({
     store: stores.durable("vault"),

@@ -1,0 +1,17 @@
+/**
+ * `npm run bench`: prints RepoScout's speed figures. Numbers only, never assertions: a busy machine
+ * makes them move, and a test that fails on a slow run teaches nothing.
+ */
+import { benchFormatBlame } from "./format-blame.js";
+import { benchStandinBlame } from "./standin-blame.js";
+
+const sections: Array<[string, () => Promise<string[]>]> = [
+  ["GitHub stand-in", benchStandinBlame],
+  ["Formatting", benchFormatBlame],
+];
+
+for (const [title, run] of sections) {
+  console.log(`\n== ${title}`);
+  for (const line of await run()) console.log(line);
+}
+process.exit(0);
