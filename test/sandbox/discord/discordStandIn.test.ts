@@ -80,6 +80,8 @@ beforeAll(async () => {
   await client.login(discord.botToken);
   await ready;
   await client.application!.commands.set(COMMANDS, discord.guildId);
+  // Guild commands are not offered in DMs; the global ping is.
+  await client.application!.commands.set([COMMANDS[0]!]);
 });
 
 afterAll(async () => {
@@ -201,6 +203,18 @@ describe("the real discord.js client against the Discord stand-in", () => {
     expect(await submitted).toEqual({ customId: "token-set:1", value: "ghp_secret" });
     const answer = await submission.waitForAnswer();
     expect(answer.original).toMatchObject({ content: "got 10 characters", ephemeral: true });
+  });
+
+  it("delivers a DM interaction with the user and no guild, and takes the reply", async () => {
+    const done = handleNext(async (interaction) => {
+      if (!interaction.isChatInputCommand()) throw new Error("not a slash command");
+      await interaction.reply({ content: "hello in private" });
+      return { inGuild: interaction.inGuild(), channelType: interaction.channel?.type, userId: interaction.user.id };
+    });
+    const handle = await discord.interact({ kind: "slash", name: "ping", channel: "dm" });
+    expect(await done).toEqual({ inGuild: false, channelType: ChannelType.DM, userId: discord.users.member.id });
+    const record = await handle.waitForAnswer();
+    expect(record.original).toMatchObject({ channelId: discord.channels.dm, guildId: null, content: "hello in private" });
   });
 
   it("answers autocomplete with the focused option", async () => {

@@ -270,6 +270,29 @@ describe("the Discord stand-in's REST rules", () => {
     });
   });
 
+  it("mirrors a label-based modal's layout in its submission", async () => {
+    const slash = await discord.interact({ kind: "slash", name: "ping", user: "admin" });
+    const shown = await respond(slash, {
+      type: 9,
+      data: {
+        custom_id: "token-set",
+        title: "Set the token",
+        components: [{ type: 18, label: "GitHub token", component: { type: 4, custom_id: "token", style: 1 } }],
+      },
+    });
+    expect(shown.status).toBe(204);
+    await expect(discord.interact({ kind: "modal", from: slash, fields: {} })).rejects.toThrow(/required/);
+    const submit = await discord.interact({ kind: "modal", from: slash, fields: { token: "ghp_x" } });
+    expect(submit.payload).toMatchObject({
+      type: 5,
+      member: { user: { id: discord.users.admin.id } },
+      data: {
+        custom_id: "token-set",
+        components: [{ type: 18, id: 1, component: { type: 4, id: 2, custom_id: "token", value: "ghp_x" } }],
+      },
+    });
+  });
+
   it("accepts multipart bodies: payload_json plus files[n]", async () => {
     const handle = await discord.interact({ kind: "slash", name: "ping" });
     const form = new FormData();
