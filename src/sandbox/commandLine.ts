@@ -67,7 +67,7 @@ function convert(option: APIApplicationCommandOption, raw: string): string | num
  */
 export function parseCommandLine(
   line: string,
-  definitions: readonly RESTPostAPIChatInputApplicationCommandsJSONBody[],
+  definitions: ReadonlyArray<Pick<RESTPostAPIChatInputApplicationCommandsJSONBody, "name" | "options">>,
 ): TypedCommand {
   const words = splitWords(line.trim());
   const head = words.shift();
