@@ -184,7 +184,10 @@ function findCommand(state: DiscordState, name: string, guildId: string | null):
       (candidate) => candidate.name === name && (candidate.type ?? 1) === ApplicationCommandType.ChatInput,
     );
     if (command) {
-      if (!guildId && command.contexts && !command.contexts.includes(InteractionContextType.BotDM)) {
+      const dmAllowed =
+        command.dm_permission !== false &&
+        (!command.contexts || command.contexts.includes(InteractionContextType.BotDM));
+      if (!guildId && !dmAllowed) {
         throw new Error(`/${name} is not available in DMs (contexts ${JSON.stringify(command.contexts)})`);
       }
       return command;

@@ -209,12 +209,24 @@ describe("the real discord.js client against the Discord stand-in", () => {
     const done = handleNext(async (interaction) => {
       if (!interaction.isChatInputCommand()) throw new Error("not a slash command");
       await interaction.reply({ content: "hello in private" });
-      return { inGuild: interaction.inGuild(), channelType: interaction.channel?.type, userId: interaction.user.id };
+      return {
+        inGuild: interaction.inGuild(),
+        channelType: interaction.channel?.type,
+        userId: interaction.user.id,
+      };
     });
     const handle = await discord.interact({ kind: "slash", name: "ping", channel: "dm" });
-    expect(await done).toEqual({ inGuild: false, channelType: ChannelType.DM, userId: discord.users.member.id });
+    expect(await done).toEqual({
+      inGuild: false,
+      channelType: ChannelType.DM,
+      userId: discord.users.member.id,
+    });
     const record = await handle.waitForAnswer();
-    expect(record.original).toMatchObject({ channelId: discord.channels.dm, guildId: null, content: "hello in private" });
+    expect(record.original).toMatchObject({
+      channelId: discord.channels.dm,
+      guildId: null,
+      content: "hello in private",
+    });
   });
 
   it("answers autocomplete with the focused option", async () => {

@@ -277,7 +277,9 @@ describe("the Discord stand-in's REST rules", () => {
       data: {
         custom_id: "token-set",
         title: "Set the token",
-        components: [{ type: 18, label: "GitHub token", component: { type: 4, custom_id: "token", style: 1 } }],
+        components: [
+          { type: 18, label: "GitHub token", component: { type: 4, custom_id: "token", style: 1 } },
+        ],
       },
     });
     expect(shown.status).toBe(204);
@@ -370,6 +372,36 @@ describe("the Discord stand-in's REST rules", () => {
       status: 200,
     });
     expect(publicReply.record().threadMessages.map((message) => message.content)).toEqual(["in the thread"]);
+  });
+
+  it("creates standalone threads and lists channel messages newest first", async () => {
+    const path = `/channels/${discord.channels.noThreads}/threads`;
+    expect(await call("POST", path, { name: "denied", type: 11 })).toMatchObject({
+      status: 403,
+      body: { code: 50013 },
+    });
+    discord.setBotChannelPermissions(discord.channels.noThreads, { allow: (1n << 35n) | (1n << 36n) });
+    const created = await call("POST", path, { name: "notes", type: 11 });
+    expect(created).toMatchObject({
+      status: 201,
+      body: { type: 11, parent_id: discord.channels.noThreads, name: "notes" },
+    });
+    const threadId = (created.body as { id: string }).id;
+    const announcement = discord.messagesIn(discord.channels.noThreads).at(-1);
+    expect(announcement).toMatchObject({
+      type: 18,
+      content: "notes",
+      api: { message_reference: { channel_id: threadId } },
+    });
+    const privateThread = await call("POST", path, { name: "private" });
+    expect(privateThread.body).toMatchObject({ type: 12 });
+    await call("POST", `/channels/${threadId}/messages`, { content: "one" });
+    await call("POST", `/channels/${threadId}/messages`, { content: "two" });
+    const listed = await call("GET", `/channels/${threadId}/messages?limit=1`);
+    expect((listed.body as Array<{ content: string }>).map((message) => message.content)).toEqual(["two"]);
+    expect(
+      discord.threads.find((thread) => thread.id === threadId)?.messages.map((message) => message.content),
+    ).toEqual(["one", "two"]);
   });
 
   it("expires interaction tokens after their lifetime with 401 50027", async () => {
