@@ -2,7 +2,6 @@ import { randomBytes } from "node:crypto";
 import {
   ApplicationCommandOptionType,
   ApplicationCommandType,
-  ChannelType,
   ComponentType,
   InteractionContextType,
   InteractionType,
@@ -605,17 +604,4 @@ export function buildInteraction(state: DiscordState, request: InteractionReques
     case "modal":
       return buildModalSubmit(state, request);
   }
-}
-
-/** True for channels where a slash command can run (text-based). */
-export function isTextBased(channel: APIChannel): boolean {
-  return [
-    ChannelType.GuildText,
-    ChannelType.DM,
-    ChannelType.GuildAnnouncement,
-    ChannelType.PublicThread,
-    ChannelType.PrivateThread,
-    ChannelType.AnnouncementThread,
-    ChannelType.GuildVoice,
-  ].includes(channel.type);
 }
