@@ -7,7 +7,7 @@ import {
   type GitHubStandIn,
 } from "../../../src/sandbox/github/index.js";
 import { runGitChecked } from "../../../src/sandbox/github/gitProcess.js";
-import { DOCUMENTS, graphql } from "./helpers.js";
+import { DOCUMENTS, graphql, locationOf } from "./helpers.js";
 
 let standIn: GitHubStandIn;
 
@@ -157,7 +157,7 @@ describe("query OwnerRepositories", () => {
         {
           type: "EXCESSIVE_PAGINATION",
           path: ["repositoryOwner", "repositories"],
-          locations: [{ line: 3, column: 5 }],
+          locations: [locationOf(DOCUMENTS.ownerRepositories, "repositories(")],
           message:
             "Requesting 101 records on the `repositories` connection exceeds the `first` limit of 100 records.",
         },
@@ -253,7 +253,7 @@ describe("query RepositoryInfo", () => {
           {
             type: "NOT_FOUND",
             path: ["repository"],
-            locations: [{ line: 2, column: 3 }],
+            locations: [locationOf(DOCUMENTS.repositoryInfo, "repository(")],
             message: `Could not resolve to a Repository with the name '${owner}/${name}'.`,
           },
         ],
@@ -349,13 +349,13 @@ describe("query Blame", () => {
       {
         type: "NOT_FOUND",
         path: ["repository", "object", "blame"],
-        locations: [{ line: 5, column: 7 }],
+        locations: [locationOf(DOCUMENTS.blame, "blame(")],
         message: "Could not resolve file for path 'no/such/file.ts'.",
       },
       {
         type: "NOT_FOUND",
         path: ["repository", "object", "file"],
-        locations: [{ line: 7, column: 7 }],
+        locations: [locationOf(DOCUMENTS.blame, "file(")],
         message: "Could not resolve file for path 'no/such/file.ts'.",
       },
     ]);
@@ -509,29 +509,15 @@ describe("query Contents", () => {
   });
 
   it("answers Commit.file of a missing path with null and NOT_FOUND", async () => {
-    const answer = await graphql(
-      standIn,
-      `
-        {
-          repository(owner: "demo", name: "widgets") {
-            object(expression: "main") {
-              ... on Commit {
-                file(path: "nope.md") {
-                  path
-                }
-              }
-            }
-          }
-        }
-      `,
-    );
+    const query = `{ repository(owner: "demo", name: "widgets") { object(expression: "main") { ... on Commit { file(path: "nope.md") { path } } } } }`;
+    const answer = await graphql(standIn, query);
     expect(answer.body).toEqual({
       data: { repository: { object: { file: null } } },
       errors: [
         {
           type: "NOT_FOUND",
           path: ["repository", "object", "file"],
-          locations: [{ line: 1, column: 93 }],
+          locations: [locationOf(query, "file(")],
           message: "Could not resolve file for path 'nope.md'.",
         },
       ],
@@ -549,7 +535,7 @@ describe("validation and unimplemented fields", () => {
         {
           path: ["query RepositoryInfo", "repository", "nameWithOwnr"],
           extensions: { code: "undefinedField", typeName: "Repository", fieldName: "nameWithOwnr" },
-          locations: [{ line: 2, column: 44 }],
+          locations: [locationOf(misspelled, "nameWithOwnr")],
           message: "Field 'nameWithOwnr' doesn't exist on type 'Repository'",
         },
       ],
@@ -588,23 +574,14 @@ describe("validation and unimplemented fields", () => {
   });
 
   it("fails loudly on a field the stand-in does not implement", async () => {
-    const answer = await graphql(
-      standIn,
-      `
-        {
-          repository(owner: "demo", name: "widgets") {
-            name
-            forkCount
-          }
-        }
-      `,
-    );
+    const query = `{ repository(owner: "demo", name: "widgets") { name forkCount } }`;
+    const answer = await graphql(standIn, query);
     expect(answer.body.data).toEqual({ repository: null });
     expect(answer.body.errors).toEqual([
       {
         type: "NOT_IMPLEMENTED_BY_STAND_IN",
         path: ["repository", "forkCount"],
-        locations: [{ line: 1, column: 53 }],
+        locations: [locationOf(query, "forkCount")],
         message: "The field 'Repository.forkCount' is not implemented by the stand-in",
       },
     ]);

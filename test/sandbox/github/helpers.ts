@@ -82,3 +82,11 @@ export function rest(
     headers: { ...(token === null ? {} : { authorization: `bearer ${token}` }), ...headers },
   });
 }
+
+/** Line and column (1-based) of the first occurrence of `needle` in a query, as GraphQL locations count. */
+export function locationOf(query: string, needle: string): { line: number; column: number } {
+  const index = query.indexOf(needle);
+  if (index < 0) throw new Error(`"${needle}" is not in the query`);
+  const before = query.slice(0, index).split("\n");
+  return { line: before.length, column: (before[before.length - 1] ?? "").length + 1 };
+}

@@ -6,7 +6,7 @@ import {
   type GitHubStandIn,
 } from "../../../src/sandbox/github/index.js";
 import { parseAuthorization, parseGraphQLBody } from "../../../src/sandbox/github/transport.js";
-import { DOCUMENTS, graphql, raw, rest } from "./helpers.js";
+import { DOCUMENTS, graphql, locationOf, raw, rest } from "./helpers.js";
 
 let standIn: GitHubStandIn;
 
@@ -180,7 +180,7 @@ describe("the GraphQL body", () => {
       errors: [
         {
           extensions: { value: null, problems: [{ path: [], explanation: "Expected value to not be null" }] },
-          locations: [{ line: 1, column: 39 }],
+          locations: [locationOf(DOCUMENTS.repositoryInfo, "$name")],
           message: "Variable $name of type String! was provided invalid value",
         },
       ],
