@@ -92,7 +92,7 @@ async function exchange(
 function slashRequest(state: ChatState, line: string): InteractionRequest {
   const typed = parseCommandLine(
     line,
-    state.world.discord.commands({ guildId: state.world.discord.guildId }),
+    state.world.discord.commands(),
   );
   return {
     kind: "slash",
@@ -115,7 +115,7 @@ function completerFor(state: ChatState) {
     try {
       options = parseCommandLine(
         line.slice(0, match.index).trim() || `/${command}`,
-        state.world.discord.commands({ guildId: state.world.discord.guildId }),
+        state.world.discord.commands(),
       ).options;
     } catch {
       // Required options may still be missing while typing; complete with what is there.

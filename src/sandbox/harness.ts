@@ -103,7 +103,8 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
     ...(options.client ? { client: options.client } : {}),
   });
   const commands = await loadCommands();
-  discord.registerCommands(commandDefinitions(commands), { guildId: discord.guildId });
+  // Globally, as `npm run deploy` does without DISCORD_GUILD_ID: usable in the server and in DMs.
+  discord.registerCommands(commandDefinitions(commands));
   const bot = createBot({
     apiUrl: discord.apiUrl,
     commands,
