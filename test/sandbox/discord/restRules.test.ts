@@ -188,6 +188,22 @@ describe("the Discord stand-in's REST rules", () => {
     expect(handle.record().followups.map((message) => message.ephemeral)).toEqual([false, true]);
   });
 
+  it("sends a follow-up as a new message once the deferred placeholder was deleted", async () => {
+    const handle = await discord.interact({ kind: "slash", name: "ping" });
+    await respond(handle, { type: 5 });
+    expect((await call("DELETE", `${webhook(handle)}/messages/@original`)).status).toBe(204);
+    const followup = await call(
+      "POST",
+      webhook(handle, "?wait=true"),
+      { content: "private", flags: 64 },
+      { "Content-Type": "application/json" },
+    );
+    expect(followup.status).toBe(200);
+    expect(followup.body).toMatchObject({ content: "private", flags: 64 });
+    expect(handle.record().originalDeleted).toBe(true);
+    expect(handle.record().followups.map((message) => message.ephemeral)).toEqual([true]);
+  });
+
   it("refuses an empty message (50006), a modal after a deferral (40060) and a wrong callback type", async () => {
     const empty = await discord.interact({ kind: "slash", name: "ping" });
     expect(await respond(empty, { type: 4, data: { content: "" } })).toMatchObject({

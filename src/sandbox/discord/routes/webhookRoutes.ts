@@ -57,7 +57,8 @@ function deleteWebhookMessage(context: RouteContext): RouteResult {
 /**
  * A follow-up (`POST /webhooks/{app}/{token}`; `wait` is always true for interactions). The first
  * follow-up after a deferral takes the place of the "is thinking..." placeholder, keeping the
- * deferral's ephemeral state whatever its own flags say; later ones are new messages.
+ * deferral's ephemeral state whatever its own flags say; later ones, and one after the placeholder
+ * was deleted, are new messages.
  */
 function followUp(context: RouteContext): RouteResult {
   const { state } = context;
@@ -68,9 +69,11 @@ function followUp(context: RouteContext): RouteResult {
   const fields = checkMessageBody(context.body, [], context.uploads, null);
   if (
     interaction.response?.type === InteractionResponseType.DeferredChannelMessageWithSource &&
-    original?.loading
+    original?.loading &&
+    // A deleted placeholder is gone: Discord then sends the follow-up as a new message (it
+    // answered 10008 "Unknown Message" here once, fixed in 2021: discord-api-docs#2739).
+    !original.deleted
   ) {
-    if (original.deleted) throw restErrors.unknownMessage();
     editMessage(state, original, fields, context.uploads, "webhook");
     interaction.followupIds.push(original.id);
     interaction.followupReplacedOriginal = true;
