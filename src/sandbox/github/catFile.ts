@@ -15,6 +15,10 @@ export interface RawObject extends ObjectInfo {
 }
 
 interface Pending {
+  /** The command line, to send again on a new process. */
+  line: string;
+  /** How many processes it was sent to. */
+  attempts: number;
   withContent: boolean;
   resolve: (value: RawObject | ObjectInfo | null) => void;
   reject: (error: Error) => void;
@@ -25,8 +29,9 @@ const OBJECT_TYPES = new Set(["blob", "tree", "commit", "tag"]);
 /**
  * One long-lived `git cat-file --batch-command` for a repository: it resolves rev-parse expressions
  * (`main`, `HEAD~2`, `<sha>:<path>`) and reads objects without a process per request. Commands are
- * answered in order, so a FIFO of pending promises matches answers to questions. A process that dies
- * fails what was pending; the next request starts a new one.
+ * answered in order, so a FIFO of pending promises matches answers to questions. When the process
+ * dies (cat-file aborts on a few expressions), the first unanswered command is the one that killed
+ * it and fails; the others are sent again to a new process.
  */
 export class CatFileProcess {
   readonly #gitDir: string;
@@ -63,10 +68,10 @@ export class CatFileProcess {
     if (this.#closed) return Promise.reject(new Error("cat-file closed"));
     // One command per line: a line break would split the name into two commands.
     if (name.includes("\n") || name.includes("\0") || name.length === 0) return Promise.resolve(null);
-    const child = this.#ensureChild();
     return new Promise((resolve, reject) => {
-      this.#pending.push({ withContent: command === "contents", resolve, reject });
-      child.stdin.write(`${command} ${name}\n`);
+      const line = `${command} ${name}\n`;
+      this.#pending.push({ line, attempts: 1, withContent: command === "contents", resolve, reject });
+      this.#ensureChild().stdin.write(line);
     });
   }
 
@@ -79,15 +84,33 @@ export class CatFileProcess {
     );
     this.#child = child;
     this.#buffer = Buffer.alloc(0);
-    child.stdout.on("data", (chunk: Buffer) => this.#onData(chunk));
+    child.stdout.on("data", (chunk: Buffer) => {
+      if (this.#child === child) this.#onData(chunk);
+    });
     child.stderr.on("data", () => undefined);
     child.stdin.on("error", () => undefined);
+    let gone = false;
     const onGone = (error: Error): void => {
+      if (gone) return;
+      gone = true;
       if (this.#child === child) this.#child = null;
-      this.#failAll(error);
+      if (this.#closed) return;
+      const [culprit, ...others] = this.#pending;
+      this.#pending = [];
+      culprit?.reject(error);
+      const retried = others.filter((request) => request.attempts < 3);
+      for (const request of others) if (request.attempts >= 3) request.reject(error);
+      if (retried.length === 0) return;
+      const next = this.#ensureChild();
+      for (const request of retried) {
+        request.attempts += 1;
+        this.#pending.push(request);
+        next.stdin.write(request.line);
+      }
     };
     child.on("error", onGone);
-    child.on("exit", (code) => onGone(new Error(`git cat-file exited with ${String(code)}`)));
+    // "close" comes after the last output was read, so every answer before the culprit is in.
+    child.on("close", (code) => onGone(new Error(`git cat-file exited with ${String(code)}`)));
     return child;
   }
 

@@ -27,10 +27,14 @@ const OBJECT_CACHE_BYTES = 96 * 1024 * 1024;
 /**
  * Whether `expression` may be handed to git as a revision expression. Anything starting with `-`
  * could be read as an option (and no ref can start with `-`), and a line break would end the
- * cat-file command early, so both resolve to nothing, as they do on GitHub.
+ * cat-file command early, so both resolve to nothing, as they do on GitHub. Two syntaxes make
+ * cat-file abort in a bare repository, so they resolve to nothing too: paths relative to a working
+ * tree (`main:./a.ts`, `HEAD:../x`) and reflog or upstream lookups (`main@{1}`, `@{upstream}`).
  */
 export function isSafeExpression(expression: string): boolean {
-  return expression.length > 0 && !expression.startsWith("-") && !/[\n\r\0]/.test(expression);
+  if (expression.length === 0 || expression.startsWith("-") || /[\n\r\0]/.test(expression)) return false;
+  if (expression.includes("@{")) return false;
+  return !/:\.\.?(?:\/|$)/.test(expression);
 }
 
 /** Whether `path` may be used as a path inside a tree (`src/a.ts`; no leading `/`, no `..`). */

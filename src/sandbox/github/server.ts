@@ -328,12 +328,22 @@ class StandInServer implements GitHubStandIn {
     this.#requests.push(log);
     const requestId = this.#requestId();
     const raw = await readBody(request);
+    const anonymousKey = `anonymous:${request.socket.remoteAddress ?? "unknown"}`;
+    const caller = this.#caller(auth, anonymousKey);
+    const resource: RateResource = route.api === "graphql" ? "graphql" : "core";
 
     const send = (status: number, headers: Record<string, string>, body: string | null): void => {
       log.status = status;
       log.durationMs = performance.now() - started;
       if (response.destroyed) return;
-      response.writeHead(status, { "x-github-request-id": requestId, ...headers });
+      // Every answer carries the budget; answers that did not charge it show it as it stands.
+      const rate =
+        "x-ratelimit-limit" in headers
+          ? {}
+          : rateLimitHeaders(
+              this.#limiter.peek(caller.kind === "user" ? caller.key : anonymousKey, resource),
+            );
+      response.writeHead(status, { "x-github-request-id": requestId, ...rate, ...headers });
       response.end(body ?? undefined);
     };
     const sendJson = (status: number, payload: unknown, headers: Record<string, string> = {}): void =>
@@ -355,8 +365,6 @@ class StandInServer implements GitHubStandIn {
       sendJson(413, { message: "Payload too large", documentation_url: GRAPHQL_DOCS });
       return;
     }
-    const anonymousKey = `anonymous:${request.socket.remoteAddress ?? "unknown"}`;
-    const caller = this.#caller(auth, anonymousKey);
     if (route.api === "graphql")
       await this.#graphql(method, request, raw, caller, anonymousKey, log, sendJson, send, requestId);
     else if (route.api === "rest")

@@ -362,7 +362,14 @@ describe("query Blame", () => {
   });
 
   it("answers object null, without an error, for an expression that resolves to nothing", async () => {
-    for (const expression of ["no-such-branch", "-h", "--output=/tmp/x", "main~99999"]) {
+    for (const expression of [
+      "no-such-branch",
+      "-h",
+      "--output=/tmp/x",
+      "main~99999",
+      "main:./README.md",
+      "main@{upstream}",
+    ]) {
       const answer = await graphql(standIn, DOCUMENTS.blame, {
         owner: "demo",
         name: "widgets",

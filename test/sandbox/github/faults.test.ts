@@ -45,6 +45,7 @@ describe("scripted faults", () => {
     expect(limited.status).toBe(403);
     expect(limited.headers.get("retry-after")).toBe("7");
     expect(limited.body.message).toMatch(/^You have exceeded a secondary rate limit/);
+    expect(limited.headers.get("x-ratelimit-resource")).toBe("core");
     expect((await contributors()).status).toBe(200);
   });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureDemoWorld, World, DEMO_PATHS } from "../../../src/sandbox/github/index.js";
+import { CatFileProcess } from "../../../src/sandbox/github/catFile.js";
 import { gitEnvironment } from "../../../src/sandbox/github/gitProcess.js";
 import {
   GitRepository,
@@ -35,6 +36,11 @@ describe("running git safely", () => {
     expect(isSafeExpression("--output=/tmp/x")).toBe(false);
     expect(isSafeExpression("main\ncontents HEAD")).toBe(false);
     expect(isSafeExpression("")).toBe(false);
+    // These make cat-file abort in a bare repository.
+    expect(isSafeExpression("main:./README.md")).toBe(false);
+    expect(isSafeExpression("HEAD:../x")).toBe(false);
+    expect(isSafeExpression("main@{upstream}")).toBe(false);
+    expect(isSafeExpression("main:docs/./x")).toBe(true);
     expect(isSafeTreePath("src/a.ts")).toBe(true);
     expect(isSafeTreePath("/etc/passwd")).toBe(false);
     expect(isSafeTreePath("src/../../x")).toBe(false);
@@ -69,6 +75,23 @@ describe("running git safely", () => {
     expect(await repository.blame(tip, "--help")).toBeNull();
     expect(await repository.blame(tip, "nope")).toBeNull();
     expect(await repository.blame("main", DEMO_PATHS.readme)).toBeNull();
+  });
+
+  it("survives a command that kills cat-file: that one fails, the others are answered", async () => {
+    const reader = new CatFileProcess(repository.gitDir);
+    try {
+      const before = reader.info("main");
+      const fatal = reader.info("main:./README.md");
+      const after = Promise.all([reader.info("HEAD"), reader.contents(`main:${DEMO_PATHS.readme}`)]);
+      expect((await before)?.type).toBe("commit");
+      await expect(fatal).rejects.toThrow(/exited/);
+      const [head, readme] = await after;
+      expect(head?.type).toBe("commit");
+      expect(readme?.content.toString("utf8")).toMatch(/^# widgets/);
+      expect((await reader.info("main"))?.type).toBe("commit");
+    } finally {
+      reader.close();
+    }
   });
 
   it("fails requests once closed", async () => {
