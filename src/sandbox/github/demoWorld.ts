@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
+  DEMO_CONSTANTS_MODULE_URL,
   DEMO_LOGIN,
   DEMO_ORGANIZATION,
   DEMO_ORGANIZATION_ID,
@@ -158,6 +159,7 @@ export function demoWorldStamp(): Promise<string> {
     const hash = createHash("sha256").update(LAYOUT_VERSION);
     for (const url of [
       import.meta.url,
+      DEMO_CONSTANTS_MODULE_URL,
       DEMO_HISTORIES_MODULE_URL,
       FAST_IMPORT_MODULE_URL,
       PNG_IMAGE_MODULE_URL,

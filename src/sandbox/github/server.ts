@@ -199,7 +199,8 @@ class StandInServer implements GitHubStandIn {
     this.#latencyMs = options.latencyMs ?? 0;
     this.#server = createServer((request, response) => {
       this.#handle(request, response).catch((error: unknown) => {
-        console.error("GitHub stand-in: unexpected failure", error);
+        // After close(), requests cut short fail on purpose: not worth a word.
+        if (!this.#closed) console.error("GitHub stand-in: unexpected failure", error);
         if (!response.headersSent) {
           response.writeHead(500, { "content-type": JSON_TYPE });
           response.end(JSON.stringify({ message: "Server Error" }));
