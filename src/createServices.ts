@@ -70,7 +70,12 @@ export async function createServices(
     previousKey: config.tokens.previousEncryptionKey,
     logger,
   });
-  const tokens = createTokenResolver({ vault, defaultToken: config.github.defaultToken, fingerprintKey });
+  const tokens = createTokenResolver({
+    vault,
+    defaultToken: config.github.defaultToken,
+    fingerprintKey,
+    logger,
+  });
   const cache = createAnswerCache({
     store: stores.cache,
     logger,
@@ -83,9 +88,14 @@ export async function createServices(
       if (!vault.canStore) throw new VaultKeyMissingError();
       const viewer = await github.viewer(token);
       await vault.set(guildId, { token, setBy, login: viewer.login });
+      tokens.forget(guildId);
       return { login: viewer.login };
     },
-    clear: (guildId) => vault.clear(guildId),
+    async clear(guildId) {
+      const removed = await vault.clear(guildId);
+      tokens.forget(guildId);
+      return removed;
+    },
     status: (guildId) => vault.status(guildId),
   };
   const services: Services = {

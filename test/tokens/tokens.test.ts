@@ -126,7 +126,34 @@ describe("token resolution", () => {
     await expect(resolver.resolve(null)).rejects.toBeInstanceOf(MissingTokenError);
   });
 
-  it("never falls back to the default token when the vault cannot be read", async () => {
+  it("keeps answering through a vault outage: the server token read last, else the default one", async () => {
+    let down = false;
+    const serverToken = "ghp_serverTokenOfThisGuild000000000000";
+    const vault = {
+      async get(guildId: string) {
+        if (down) throw new TokenStoreUnavailableError("read");
+        return guildId === GUILD
+          ? { token: serverToken, setBy: "1", setAt: "2026-01-01T00:00:00Z", login: "x" }
+          : null;
+      },
+    };
+    let clock = 0;
+    const resolver = createTokenResolver({
+      vault,
+      defaultToken: DEFAULT_TOKEN,
+      fingerprintKey,
+      now: () => clock,
+    });
+    expect((await resolver.resolve(GUILD)).token).toBe(serverToken);
+    down = true;
+    clock += 60_000;
+    // The server keeps its own token: never silently moved to the default one while it is known.
+    expect(await resolver.resolve(GUILD)).toMatchObject({ token: serverToken, origin: "server" });
+    // A server never read by this process answers with the default token until the store is back.
+    expect(await resolver.resolve("999999999999999999")).toMatchObject({ origin: "default" });
+  });
+
+  it("lets a vault outage stand when there is no default token to fall back on", async () => {
     const stores = await openStores({
       dataDir: "unused",
       redisUrl: REFUSING_REDIS_URL,
@@ -139,10 +166,8 @@ describe("token resolution", () => {
         key: randomBytes(32),
         logger: silentLogger(),
       });
-      const resolver = createTokenResolver({ vault, defaultToken: DEFAULT_TOKEN, fingerprintKey });
+      const resolver = createTokenResolver({ vault, fingerprintKey });
       await expect(resolver.resolve(GUILD)).rejects.toBeInstanceOf(TokenStoreUnavailableError);
-      // A DM never had a server token: the default applies without asking the vault.
-      expect((await resolver.resolve(null)).origin).toBe("default");
     } finally {
       await stores.close();
     }

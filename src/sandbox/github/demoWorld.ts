@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   DEMO_CONSTANTS_MODULE_URL,
@@ -216,7 +216,8 @@ const inProcess = new Map<string, Promise<DemoWorld>>();
  * its own temporary folder and renames it into place; the loser of the race uses the winner's.
  */
 export function ensureDemoWorld(options: { dataDir?: string; git?: GitOptions } = {}): Promise<DemoWorld> {
-  const dataDir = options.dataDir ?? defaultDemoDataDir();
+  // Absolute: git runs inside each repository, where a relative folder would mean another place.
+  const dataDir = resolve(options.dataDir ?? defaultDemoDataDir());
   let pending = inProcess.get(dataDir);
   if (!pending) {
     pending = ensure(dataDir, options.git ?? {});
