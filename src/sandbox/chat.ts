@@ -90,10 +90,7 @@ async function exchange(
 }
 
 function slashRequest(state: ChatState, line: string): InteractionRequest {
-  const typed = parseCommandLine(
-    line,
-    state.world.discord.commands(),
-  );
+  const typed = parseCommandLine(line, state.world.discord.commands());
   return {
     kind: "slash",
     name: [typed.name, ...typed.path].join(" "),
