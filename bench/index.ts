@@ -2,12 +2,14 @@
  * `npm run bench`: prints RepoScout's speed figures. Numbers only, never assertions: a busy machine
  * makes them move, and a test that fails on a slow run teaches nothing.
  */
+import { benchEndToEnd } from "./end-to-end.js";
 import { benchFormatBlame } from "./format-blame.js";
 import { benchStandinBlame } from "./standin-blame.js";
 
 const sections: Array<[string, () => Promise<string[]>]> = [
   ["GitHub stand-in", benchStandinBlame],
   ["Formatting", benchFormatBlame],
+  ["End to end (real discord.js client, both stand-ins)", benchEndToEnd],
 ];
 
 for (const [title, run] of sections) {
