@@ -43,6 +43,8 @@ const rawSchema = z.object({
 });
 
 function lineCountOf(answer: BlameAnswer): number {
+  // A binary file has blame ranges (git counts its newline bytes) but no lines to page through.
+  if (answer.file.kind === "binary") return 0;
   const lastRange = answer.ranges.at(-1);
   if (lastRange) return lastRange.endingLine;
   if (answer.file.kind !== "text" || answer.file.text.length === 0) return 0;
