@@ -30,6 +30,8 @@ export function createBot(options: {
   const { logger } = options;
   const client = new Client({
     intents: [GatewayIntentBits.Guilds],
+    // One shard serves at most 2,500 servers: take the count Discord recommends in /gateway/bot.
+    shards: "auto",
     // Channels of interactions in DMs or uncached threads still resolve, so the router knows the
     // channel's type.
     partials: [Partials.Channel],
