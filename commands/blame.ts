@@ -143,7 +143,14 @@ export const command: CommandModule<BlameArgs> = {
   async autocomplete(focused, options, request, services) {
     if (focused.name === "repo") return suggestRepositories(focused.value, request.guildId, services);
     if (focused.name === "path")
-      return suggestPaths(String(options.repo ?? ""), focused.value, request.guildId, services, "blob");
+      return suggestPaths(
+        String(options.repo ?? ""),
+        focused.value,
+        request.guildId,
+        services,
+        "blob",
+        typeof options.ref === "string" ? options.ref : undefined,
+      );
     return [];
   },
 };

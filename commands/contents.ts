@@ -83,7 +83,14 @@ export const command: CommandModule<ContentsArgs> = {
   async autocomplete(focused, options, request, services) {
     if (focused.name === "repo") return suggestRepositories(focused.value, request.guildId, services);
     if (focused.name === "path")
-      return suggestPaths(String(options.repo ?? ""), focused.value, request.guildId, services, "any");
+      return suggestPaths(
+        String(options.repo ?? ""),
+        focused.value,
+        request.guildId,
+        services,
+        "any",
+        typeof options.ref === "string" ? options.ref : undefined,
+      );
     return [];
   },
 };

@@ -1,5 +1,6 @@
 import type { APIApplicationCommandOptionChoice } from "discord-api-types/v10";
 import type { Services } from "../bot/services.js";
+import { parseRef } from "../input/refArgument.js";
 import { parseRepoArgument, webHostsOf } from "../input/repoArgument.js";
 
 /** Discord's limits on autocomplete: 25 choices, name 1..100, value up to 100. */
@@ -38,8 +39,14 @@ export async function suggestRepositories(
   const owner = slash === -1 ? text : text.slice(0, slash);
   const partial = slash === -1 ? "" : text.slice(slash + 1).toLowerCase();
   if (/^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/.test(owner) && !text.includes("://")) {
-    const fetched = await services.scout.repositories(guildId, { login: owner, first: 100, sort: "pushed" });
-    const matches = fetched.value.repositories.filter((repo) => repo.name.toLowerCase().includes(partial));
+    // What is typed is often not an owner yet ("widg" on the way to a recent "demo/widgets"): a
+    // lookup that fails must not take the recent matches down with it.
+    const fetched = await services.scout
+      .repositories(guildId, { login: owner, first: 100, sort: "pushed" })
+      .catch(() => null);
+    const matches = (fetched?.value.repositories ?? []).filter((repo) =>
+      repo.name.toLowerCase().includes(partial),
+    );
     matches.sort(
       (a, b) =>
         Number(!a.name.toLowerCase().startsWith(partial)) - Number(!b.name.toLowerCase().startsWith(partial)),
@@ -55,7 +62,7 @@ export async function suggestRepositories(
 
 /**
  * Suggestions for a `path` option: the entries of the folder typed so far (at the default branch,
- * or the ref a URL in `repo` names), folders first. `want: "blob"` still offers folders (to walk
+ * or the `ref` option, or the ref a URL in `repo` names), folders first. `want: "blob"` still offers folders (to walk
  * into), marked with a trailing slash.
  */
 export async function suggestPaths(
@@ -64,10 +71,14 @@ export async function suggestPaths(
   guildId: string | null,
   services: Services,
   _want: "blob" | "any",
+  refText?: string,
 ): Promise<APIApplicationCommandOptionChoice[]> {
   let parsed;
+  let ref: string | undefined;
   try {
     parsed = parseRepoArgument(repoText, webHostsOf(services.config.github.webUrl));
+    // The `ref` option wins over a URL's ref, as it does when the command runs.
+    ref = refText !== undefined && refText.trim() !== "" ? parseRef(refText) : parsed.ref;
   } catch {
     return [];
   }
@@ -79,7 +90,7 @@ export async function suggestPaths(
   const fetched = await services.scout.contents(guildId, {
     repo: parsed.repo,
     path: folder,
-    ...(parsed.ref !== undefined ? { ref: parsed.ref } : {}),
+    ...(ref !== undefined ? { ref } : {}),
   });
   if (fetched.value.kind !== "tree") {
     const item = choice(fetched.value.path, fetched.value.path);
