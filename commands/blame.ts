@@ -60,8 +60,12 @@ async function render(
   repo: RepoRef,
 ): Promise<CommandAnswer> {
   const total = lineCountOf(answer);
-  const start = Math.min(span?.start ?? 1, Math.max(total, 1));
-  const end = Math.max(start, Math.min(span?.end ?? start + DEFAULT_LINES - 1, Math.max(total, 1)));
+  const last = Math.max(total, 1);
+  let start = span?.start ?? 1;
+  let end = span?.end ?? start + DEFAULT_LINES - 1;
+  // As formatBlame does: a window wholly past the end moves back to the last lines, keeping its size.
+  if (start > last) [start, end] = [Math.max(1, last - (end - start)), last];
+  end = Math.max(start, Math.min(end, last));
   const size = end - start + 1;
   const buttons: { previous?: string; next?: string } = {};
   const base = { repo, oid: answer.commit.oid, path: answer.path };
@@ -75,7 +79,8 @@ async function render(
   }
   const message = formatBlame(
     answer,
-    { startLine: start, endLine: end, requestedLines: span !== undefined },
+    // The end as asked: past the file's end, the answer says where the file stops.
+    { startLine: start, endLine: Math.max(end, span?.end ?? end), requestedLines: span !== undefined },
     { freshness, now: services.now(), buttons },
   );
   const subject = `${repo.owner}/${repo.name} ${answer.path}`;

@@ -191,6 +191,21 @@ describe("/blame answers", () => {
     }
   });
 
+  it("says where the file stops when the lines asked for go past its end", async () => {
+    const { embed, message } = answerOf(
+      await world().run({
+        kind: "slash",
+        name: "blame",
+        options: { repo: WIDGETS, path: DEMO_PATHS.readme, lines: "5-400" },
+      }),
+    );
+    const total = Number(/^Lines 5–(\d+) of (\d+)\./.exec(embed.description!)?.[2]);
+    expect(embed.description).toMatch(new RegExp(`^Lines 5–${total} of ${total}\\.`));
+    expect(embed.description).toContain(`The file has ${total} lines, so the selection stops there.`);
+    expect(buttonId(message, /Next/)).toBeNull();
+    expect(buttonId(message, /Previous/)).not.toBeNull();
+  });
+
   it("explains a binary file instead of showing lines", async () => {
     const { embed, message } = answerOf(
       await world().run({ kind: "slash", name: "blame", options: { repo: WIDGETS, path: DEMO_PATHS.logo } }),

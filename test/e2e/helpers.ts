@@ -65,6 +65,8 @@ export const BULK_REPOSITORIES = 23;
 /** A repository of `bulk` whose description is hostile markdown. */
 export const BULK_HOSTILE = "bulk/repo-07";
 export const HOSTILE_DESCRIPTION = "``` @everyone <@123> <@&456> **bold** [x](https://evil.example)";
+/** A file of every `bulk` repository whose name is hostile markdown. */
+export const HOSTILE_FILE = "weird/@everyone <@123> ``` *x* [y](z).md";
 /** A folder of `bulk/repo-01` (and every other `bulk` repository) with 5 folders and 115 files. */
 export const BIG_FOLDER = "many";
 
@@ -99,7 +101,7 @@ export async function extendedDemoWorld(): Promise<{ definition: WorldDefinition
     "Many files",
     "",
   );
-  stream.push("M 100644 :1 README.md");
+  stream.push("M 100644 :1 README.md", `M 100644 :1 ${HOSTILE_FILE}`);
   for (let folder = 1; folder <= 5; folder += 1)
     stream.push(`M 100644 :1 ${BIG_FOLDER}/dir-${folder}/inner.txt`);
   for (let file = 1; file <= 115; file += 1)
