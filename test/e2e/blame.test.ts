@@ -242,7 +242,7 @@ describe("/blame answers", () => {
     const record = await world().run({
       kind: "slash",
       name: "blame",
-      options: { repo: WIDGETS, path: DEMO_PATHS.readme, thread: true },
+      options: { repo: WIDGETS, path: DEMO_PATHS.readme, lines: "1-4", thread: true },
     });
     expectDeliveredWithoutPings(record);
     const seen = transcriptOf(record);
@@ -254,6 +254,11 @@ describe("/blame answers", () => {
     expect(summary?.message.content).not.toContain("\n");
     expect(answer?.place).toBe("thread");
     expect(answer?.message.embeds[0]?.title).toBe("blame demo/widgets README.md");
+
+    // The buttons work in the thread too: the answer there turns to the next lines.
+    const next = await press(world(), answer!, /Next lines/);
+    expect(next.record.errors).toEqual([]);
+    expect(next.after.message.embeds[0]?.description).toMatch(/^Lines 5–/);
   });
 });
 

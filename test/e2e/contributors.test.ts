@@ -101,6 +101,19 @@ describe("/contributors answers", () => {
     expect(ranked(embed.description!)[0]?.rank).toBe(61);
   });
 
+  it("takes the repository from a blob URL (with #L10-L20) or the repository URL", async () => {
+    for (const repo of [
+      "https://github.com/demo/crowd/blob/main/README.md#L10-L20",
+      "https://github.com/demo/crowd",
+    ]) {
+      const { embed } = answerOf(
+        await world().run({ kind: "slash", name: "contributors", options: { repo } }),
+      );
+      expect(embed.title).toBe("Contributors of demo/crowd");
+      expect(embed.description).toMatch(/^Page 1 of 3\n/);
+    }
+  });
+
   it("marks bots and contributors without an account, and escapes logins", async () => {
     const record = await world().run({
       kind: "slash",
