@@ -62,8 +62,8 @@ export async function suggestRepositories(
 
 /**
  * Suggestions for a `path` option: the entries of the folder typed so far (at the default branch,
- * or the `ref` option, or the ref a URL in `repo` names), folders first. `want: "blob"` still offers folders (to walk
- * into), marked with a trailing slash.
+ * or the `ref` option, or the ref a URL in `repo` names), folders first. `want: "blob"` still
+ * offers folders (to walk into), marked with a trailing slash.
  */
 export async function suggestPaths(
   repoText: string,
