@@ -12,6 +12,7 @@ import { parsePath } from "../src/input/pathArgument.js";
 import { parseRef } from "../src/input/refArgument.js";
 import { parseRepoArgument, webHostsOf } from "../src/input/repoArgument.js";
 import { suggestPaths, suggestRepositories } from "../src/answers/autocomplete.js";
+import { firstExistingSplit } from "../src/answers/urlSplits.js";
 
 /** Lines shown when none are asked for. */
 const DEFAULT_LINES = 20;
@@ -20,6 +21,8 @@ interface BlameArgs {
   repo: RepoRef;
   path: string;
   ref?: string;
+  /** Refs to try in turn when a URL's `<ref>/<path>` can be split several ways. */
+  refCandidates?: string[];
   lines?: LineSpan;
   thread?: boolean;
 }
@@ -125,16 +128,26 @@ export const command: CommandModule<BlameArgs> = {
       repo: fromRepo.repo,
       path,
       ...(ref !== undefined ? { ref } : {}),
+      ...(raw.ref === undefined && fromRepo.splits
+        ? { refCandidates: fromRepo.splits.map((split) => split.ref) }
+        : {}),
       ...(lines !== undefined ? { lines } : {}),
       ...(raw.thread !== undefined ? { thread: raw.thread } : {}),
     };
   },
   async execute(args, request: CommandRequest, services) {
-    const fetched = await services.scout.blame(request.guildId, {
-      repo: args.repo,
-      path: args.path,
-      ...(args.ref !== undefined ? { ref: args.ref } : {}),
-    });
+    const blameAt = (ref: string | undefined) =>
+      services.scout.blame(request.guildId, {
+        repo: args.repo,
+        path: args.path,
+        ...(ref !== undefined ? { ref } : {}),
+      });
+    const fetched = args.refCandidates
+      ? await firstExistingSplit(
+          args.refCandidates.map((ref) => ({ ref, path: args.path })),
+          (split) => blameAt(split.ref),
+        )
+      : await blameAt(args.ref);
     return render(fetched.value, args.lines, fetched.freshness, services, args.repo);
   },
   async button(context, services) {

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { CommandModule } from "../src/bot/commandModule.js";
 import { linesOption, parseWith, refOption, repoOption, threadOption } from "../src/bot/commonOptions.js";
 import { suggestPaths, suggestRepositories } from "../src/answers/autocomplete.js";
+import { firstExistingSplit } from "../src/answers/urlSplits.js";
 import { formatContents } from "../src/format/contents.js";
 import { formatThreadSummary, threadName } from "../src/format/error.js";
 import type { RepoRef } from "../src/github/types.js";
@@ -15,6 +16,8 @@ interface ContentsArgs {
   repo: RepoRef;
   path: string;
   ref?: string;
+  /** Ways to read a URL's `<ref>/<path>` when it can be split several ways (a branch with `/`). */
+  splits?: Array<{ ref: string; path: string }>;
   lines?: LineSpan;
   thread?: boolean;
 }
@@ -59,17 +62,30 @@ export const command: CommandModule<ContentsArgs> = {
       repo: fromRepo.repo,
       path,
       ...(ref !== undefined ? { ref } : {}),
+      ...(raw.ref === undefined && fromRepo.splits
+        ? {
+            splits: fromRepo.splits.map((split) => ({
+              ref: split.ref,
+              path: raw.path !== undefined ? path : split.path,
+            })),
+          }
+        : {}),
       ...(lines !== undefined ? { lines } : {}),
       ...(raw.thread !== undefined ? { thread: raw.thread } : {}),
     };
   },
   async execute(args, request, services) {
-    const fetched = await services.scout.contents(request.guildId, {
-      repo: args.repo,
-      path: args.path,
-      ...(args.ref !== undefined ? { ref: args.ref } : {}),
-    });
-    const subject = `${args.repo.owner}/${args.repo.name}${args.path ? ` ${args.path}` : ""}`;
+    const contentsAt = (ref: string | undefined, path: string) =>
+      services.scout.contents(request.guildId, {
+        repo: args.repo,
+        path,
+        ...(ref !== undefined ? { ref } : {}),
+      });
+    const fetched = args.splits
+      ? await firstExistingSplit(args.splits, (split) => contentsAt(split.ref, split.path))
+      : await contentsAt(args.ref, args.path);
+    const path = fetched.value.path;
+    const subject = `${args.repo.owner}/${args.repo.name}${path ? ` ${path}` : ""}`;
     return {
       message: formatContents(
         fetched.value,

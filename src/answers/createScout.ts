@@ -1,5 +1,6 @@
 import type { AnswerCache, CachedAnswer } from "../cache/answerCache.js";
 import type { GitHubClient } from "../github/client.js";
+import { PathNotFoundError } from "../github/errors.js";
 import type { BlameAnswer, ContentsAnswer, RepoRef } from "../github/types.js";
 import type { TokenResolver } from "../tokens/tokenResolver.js";
 import type { RecentRepositories } from "./recentRepositories.js";
@@ -47,14 +48,22 @@ export function createScout(options: {
     const repo = repoArgs(args.repo);
     const ref = args.ref ?? "HEAD";
     const refRequest = { kind: "refs", fingerprint, args: { ...repo, ref } } as const;
-    const oid = FULL_OID.test(ref) ? ref.toLowerCase() : (await cache.peek<string>(refRequest))?.value;
+    const givenOid = FULL_OID.test(ref);
+    const oid = givenOid ? ref.toLowerCase() : (await cache.peek<string>(refRequest))?.value;
     const answer = oid
       ? await cache.getOrFetch<T>({
           kind,
           fingerprint,
           ttl: "pinned",
           args: { ...repo, oid, path: args.path },
-          fetch: () => read(token, oid),
+          fetch: () =>
+            read(token, oid).catch((error: unknown) => {
+              // The commit id came from the cache, not from the user: name what they asked for.
+              if (!givenOid && error instanceof PathNotFoundError) {
+                throw new PathNotFoundError(args.repo, args.path, args.ref);
+              }
+              throw error;
+            }),
         })
       : await cache.getOrFetch<T>({
           kind: `${kind}-by-ref`,

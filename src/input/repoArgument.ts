@@ -12,12 +12,20 @@ export interface RepoArgument {
   lines?: LineSpan;
   /** `blob` (a file URL), `tree` (a folder URL) or absent (owner/name or the repository URL). */
   kind?: "blob" | "tree";
+  /**
+   * A URL cannot tell a branch with slashes (`feature/gears`) from the path after it: every way
+   * of splitting, shortest ref first (the first is `ref` and `path` above). At most 4.
+   */
+  splits?: Array<{ ref: string; path: string }>;
 }
 
 /** GitHub logins: letters, digits and single hyphens, not at either end, at most 39. */
 const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
 /** Repository names: letters, digits, `.`, `_`, `-`, at most 100, not `.` or `..`. */
 const NAME = /^[A-Za-z0-9._-]{1,100}$/;
+
+/** How many ways of splitting a URL's `<ref>/<path>` are tried (branches rarely nest deeper). */
+const MAX_URL_SPLITS = 4;
 
 const FORM = "takes `owner/name` or a GitHub URL of the repository, a file or a folder";
 
@@ -98,7 +106,21 @@ export function parseRepoArgument(raw: string, webHosts: readonly string[]): Rep
   result.kind = kind;
   result.ref = parseRef(ref, "repo");
   if (rest.length > 0) result.path = parsePath(rest.join("/"), "repo");
-  const anchor = /^#L(\d+)(?:-L(\d+))?$/i.exec(url.hash);
+  const refAndPath = [ref, ...rest];
+  const splits: Array<{ ref: string; path: string }> = [];
+  for (let size = 1; size <= Math.min(refAndPath.length, MAX_URL_SPLITS); size++) {
+    try {
+      splits.push({
+        ref: parseRef(refAndPath.slice(0, size).join("/"), "repo"),
+        path: parsePath(refAndPath.slice(size).join("/"), "repo"),
+      });
+    } catch {
+      // A split that makes no valid ref is no candidate.
+    }
+  }
+  if (splits.length > 1) result.splits = splits;
+  // GitHub also writes column anchors (`#L10C5-L20C3`): the lines are what matter here.
+  const anchor = /^#L(\d+)(?:C\d+)?(?:-L(\d+)(?:C\d+)?)?$/i.exec(url.hash);
   if (anchor) result.lines = parseLines(anchor[2] ? `${anchor[1]}-${anchor[2]}` : anchor[1]!, "repo");
   return result;
 }

@@ -97,6 +97,9 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
     CACHE_SHORT_TTL_SECONDS: String(options.shortTtlSeconds ?? 60),
     LOG_LEVEL: "info",
   });
+  // Links point where the stand-in says repositories live (github.com by default), like the links
+  // in the stand-in's own answers.
+  config.github.webUrl = options.github?.htmlUrl ?? "https://github.com";
   const running = await createServices(config, logger, {
     memoryStores: options.memoryStores ?? (temporary && !options.redisUrl),
     ...(options.storePrefix ? { storePrefix: options.storePrefix } : {}),

@@ -38,7 +38,7 @@ describe("repo option", () => {
   it("fills ref, path and lines from a file URL", () => {
     expect(
       parseRepoArgument("https://github.com/demo/widgets/blob/main/src/engine.ts#L10-L20", HOSTS),
-    ).toEqual({
+    ).toMatchObject({
       repo: { owner: "demo", name: "widgets" },
       kind: "blob",
       ref: "main",
@@ -53,8 +53,34 @@ describe("repo option", () => {
     });
   });
 
+  it("reads GitHub's column anchors as lines", () => {
+    expect(
+      parseRepoArgument("https://github.com/demo/widgets/blob/main/a.ts#L10C5-L20C3", HOSTS).lines,
+    ).toEqual({
+      start: 10,
+      end: 20,
+    });
+  });
+
+  it("offers every way to split a URL's ref and path, for branches named with a slash", () => {
+    const parsed = parseRepoArgument(
+      "https://github.com/demo/widgets/blob/feature/gears/src/gears.ts",
+      HOSTS,
+    );
+    expect(parsed.ref).toBe("feature");
+    expect(parsed.splits).toEqual([
+      { ref: "feature", path: "gears/src/gears.ts" },
+      { ref: "feature/gears", path: "src/gears.ts" },
+      { ref: "feature/gears/src", path: "gears.ts" },
+      { ref: "feature/gears/src/gears.ts", path: "" },
+    ]);
+    expect(parseRepoArgument("https://github.com/demo/widgets/blob/main", HOSTS).splits).toBeUndefined();
+  });
+
   it("fills ref and path from a folder URL on an Enterprise host, decoding segments", () => {
-    expect(parseRepoArgument("https://ghe.example.com/team/app/tree/v1.0/docs/my%20notes", HOSTS)).toEqual({
+    expect(
+      parseRepoArgument("https://ghe.example.com/team/app/tree/v1.0/docs/my%20notes", HOSTS),
+    ).toMatchObject({
       repo: { owner: "team", name: "app" },
       kind: "tree",
       ref: "v1.0",
