@@ -9,6 +9,7 @@ import { z } from "zod";
 import type { CommandModule } from "../src/bot/commandModule.js";
 import { parseWith } from "../src/bot/commonOptions.js";
 import { InvalidOptionError } from "../src/errors.js";
+import { VaultKeyMissingError } from "../src/tokens/tokenVault.js";
 import { formatNotice, formatTokenStatus } from "../src/format/whoami.js";
 import { escapeMarkdown } from "../src/format/escape.js";
 
@@ -55,8 +56,9 @@ export const command: CommandModule<TokenArgs> = {
   ephemeral: true,
   customIdPrefixes: [TOKEN_MODAL_ID],
   parse: (options) => parseWith(rawSchema, options),
-  modal(args) {
-    if (args.subcommand !== "set") return null;
+  modal(args, _request, services) {
+    // No form to fill in when the token could not be kept anyway: execute() says why.
+    if (args.subcommand !== "set" || !services.tokenAdmin.canStore) return null;
     return {
       custom_id: TOKEN_MODAL_ID,
       title: "Set this server's GitHub token",
@@ -98,8 +100,8 @@ export const command: CommandModule<TokenArgs> = {
         message: formatTokenStatus(status ? { ...status, rateLimit } : null, { now: services.now() }),
       };
     }
-    // `set` answers with the modal; reaching here means the modal could not be shown.
-    throw new InvalidOptionError("set", "opens a form; run `/token set` again.");
+    // `set` answers with the modal, unless the bot has no key to encrypt tokens with.
+    throw new VaultKeyMissingError();
   },
   async modalSubmit(context, services) {
     const token = (context.fields[TOKEN_INPUT_ID] ?? "").trim();

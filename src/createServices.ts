@@ -7,12 +7,29 @@ import { createAnswerCache } from "./cache/answerCache.js";
 import { createEtagStore } from "./cache/etagStore.js";
 import { openStores, type Stores } from "./cache/openStores.js";
 import type { Config } from "./config.js";
-import { createGitHubClient, type GitHubClient, type GitHubClientOptions } from "./github/index.js";
+import {
+  createGitHubClient,
+  GitHubUnauthorizedError,
+  type GitHubClient,
+  type GitHubClientOptions,
+} from "./github/index.js";
+import { UserFacingError } from "./errors.js";
 import type { Logger } from "./logger.js";
 import { loadFingerprintKey, tokenFingerprint } from "./tokens/fingerprint.js";
 import { createGuildSettings } from "./tokens/guildSettings.js";
 import { createTokenResolver } from "./tokens/tokenResolver.js";
 import { createTokenVault, VaultKeyMissingError, type TokenVault } from "./tokens/tokenVault.js";
+
+/** `/token set` with a token GitHub does not accept: nothing is stored. */
+export class TokenRejectedError extends UserFacingError {
+  readonly code = "token_rejected";
+  constructor(options?: { cause?: unknown }) {
+    super(
+      "GitHub did not accept that token, so nothing was stored. Check that it was copied whole and has not expired or been revoked, then run `/token set` again.",
+      options,
+    );
+  }
+}
 
 /** RepoScout's version, from package.json, for the GitHub User-Agent. */
 export const VERSION: string = (
@@ -83,10 +100,14 @@ export async function createServices(
   });
   const recent = createRecentRepositories();
   const tokenAdmin: TokenAdminService = {
+    canStore: vault.canStore,
     async verifyAndStore(guildId, token, setBy) {
       // Say "no key" before spending a request on a token that could not be kept anyway.
       if (!vault.canStore) throw new VaultKeyMissingError();
-      const viewer = await github.viewer(token);
+      const viewer = await github.viewer(token).catch((error: unknown) => {
+        if (error instanceof GitHubUnauthorizedError) throw new TokenRejectedError({ cause: error });
+        throw error;
+      });
       await vault.set(guildId, { token, setBy, login: viewer.login });
       tokens.forget(guildId);
       return { login: viewer.login };

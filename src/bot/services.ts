@@ -13,6 +13,8 @@ export interface GuildSettingsService {
 
 /** The server-token admin operations (SPEC `/token`). Never returns a token. */
 export interface TokenAdminService {
+  /** Whether a token can be stored at all (an encryption key is configured). */
+  readonly canStore: boolean;
   /** Checks the token with a `viewer` query; stores it (encrypted) only if that succeeds. */
   verifyAndStore(guildId: string, token: string, setBy: string): Promise<{ login: string }>;
   /** @returns whether a token was stored. */
