@@ -21,27 +21,46 @@ export const REPOSITORY_INFO_QUERY = `query RepositoryInfo($owner: String!, $nam
     defaultBranchRef { name target { oid } } } }`;
 
 /**
+ * How many annotated tags deep the Blame and Contents documents follow a tag to what it tags (a tag
+ * may tag another tag). Real chains are one deep; the nesting of `... on Tag { target { ... } }` in
+ * both documents below is exactly this deep (test/github/documents.test.ts checks it).
+ */
+export const TAG_DEPTH = 3;
+
+/**
  * Blame ranges and the file's text at one commit, in ONE request: `expression` is the ref, or
  * `HEAD` (GitHub resolves it to the default branch); the answer is pinned to the commit's oid.
+ * `object(expression)` does not peel an annotated tag (it answers the `Tag`), so the same commit
+ * selection is asked again on each tag's `target`: a tag of a commit is still one request.
  */
 export const BLAME_QUERY = `query Blame($owner: String!, $name: String!, $expression: String!, $path: String!) {
   repository(owner: $owner, name: $name) { nameWithOwner url isPrivate
     defaultBranchRef { name }
-    object(expression: $expression) { __typename ... on Commit { oid url committedDate
-      blame(path: $path) { ranges { startingLine endingLine age
-        commit { oid abbreviatedOid messageHeadline url authoredDate committedDate author { name email user { login } } } } }
-      file(path: $path) { path object { __typename ... on Blob { oid text isBinary byteSize isTruncated } } } } } } }`;
+    object(expression: $expression) { __typename ...BlameAtCommit
+      ... on Tag { target { __typename ...BlameAtCommit
+        ... on Tag { target { __typename ...BlameAtCommit
+          ... on Tag { target { __typename ...BlameAtCommit } } } } } } } } }
+fragment BlameAtCommit on Commit { oid url committedDate
+  blame(path: $path) { ranges { startingLine endingLine age
+    commit { oid abbreviatedOid messageHeadline url authoredDate committedDate author { name email user { login } } } } }
+  file(path: $path) { path object { __typename ... on Blob { oid text isBinary byteSize isTruncated } } } }`;
 
 /**
  * A folder's entries or a file's text: `commitExpression` is the ref or `HEAD` (to pin the answer),
- * `objectExpression` is `<ref or HEAD>:<path>` (`HEAD:` for the root).
+ * `objectExpression` is `<ref or HEAD>:<path>` (`HEAD:` for the root). Git peels a tag on `:`, so
+ * `<tag>:<path>` already names the path at the tagged commit; the commit itself is reached through
+ * the tags' `target`s, as in {@link BLAME_QUERY}.
  */
 export const CONTENTS_QUERY = `query Contents($owner: String!, $name: String!, $commitExpression: String!, $objectExpression: String!) {
   repository(owner: $owner, name: $name) { nameWithOwner url isPrivate defaultBranchRef { name }
-    commit: object(expression: $commitExpression) { __typename ... on Commit { oid url committedDate } }
+    commit: object(expression: $commitExpression) { __typename ...PinnedCommit
+      ... on Tag { target { __typename ...PinnedCommit
+        ... on Tag { target { __typename ...PinnedCommit
+          ... on Tag { target { __typename ...PinnedCommit } } } } } } }
     object(expression: $objectExpression) { __typename
       ... on Tree { oid entries { name path type mode size object { __typename ... on Blob { byteSize isBinary } } } }
-      ... on Blob { oid text isBinary byteSize isTruncated } } } }`;
+      ... on Blob { oid text isBinary byteSize isTruncated } } } }
+fragment PinnedCommit on Commit { oid url committedDate }`;
 
 /** Every document by operation name (for the schema test and the stand-in). */
 export const DOCUMENTS = {

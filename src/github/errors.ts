@@ -1,4 +1,5 @@
 import { UserFacingError } from "../errors.js";
+import { TAG_DEPTH } from "./documents.js";
 import type { RepoRef } from "./types.js";
 
 /**
@@ -157,24 +158,39 @@ export class PathNotFoundError extends GitHubNotFoundError {
 }
 
 /**
- * The revision names a Git object that is not a commit: an annotated tag (GitHub's
- * `object(expression)` does not peel tags), or a tree or blob expression.
+ * The revision does not lead to a commit: a tree or blob expression (`main:src`), an annotated tag
+ * of a tree or a blob, or a chain of tags deeper than RepoScout follows ({@link TAG_DEPTH}).
+ * An annotated tag of a commit is read at that commit, so it never gives this error.
  */
 export class NotACommitError extends GitHubError {
   readonly code = "not_a_commit";
+  /** What the revision led to: `Tree`, `Blob`, or `Tag` for a chain of tags deeper than followed. */
+  readonly objectType: string;
+  /** How many annotated tags were followed before reaching {@link objectType}. */
+  readonly tags: number;
+
   constructor(
     readonly repo: RepoRef,
     readonly ref: string,
-    readonly objectType: string,
+    found: { objectType: string; tags: number },
     context?: GitHubErrorContext,
   ) {
-    super(
-      objectType === "Tag"
-        ? `Revision ${inlineCode(ref)} of ${repoName(repo)} is an annotated tag, which RepoScout cannot read yet. Give its commit id or a branch as \`ref\`.`
-        : `Revision ${inlineCode(ref)} of ${repoName(repo)} does not name a commit. Give a branch, a tag or a commit id as \`ref\`.`,
-      context,
-    );
+    super(notACommitMessage(repo, ref, found), context);
+    this.objectType = found.objectType;
+    this.tags = found.tags;
   }
+}
+
+function notACommitMessage(repo: RepoRef, ref: string, found: { objectType: string; tags: number }): string {
+  const revision = `Revision ${inlineCode(ref)} of ${repoName(repo)}`;
+  if (found.tags === 0) {
+    return `${revision} does not name a commit. Give a branch, a tag or a commit id as \`ref\`.`;
+  }
+  if (found.objectType === "Tag") {
+    return `${revision} is a tag of a tag nested more than ${TAG_DEPTH} deep, which RepoScout does not follow. Give the commit id it leads to as \`ref\`.`;
+  }
+  const what = found.objectType === "Tree" ? "a folder (a Git tree)" : "a single file (a Git blob)";
+  return `${revision} is a tag of ${what}, not of a commit, so it has no history to show. Give a branch, a tag of a commit or a commit id as \`ref\`.`;
 }
 
 /** The path exists but is not a file where a file is needed: a folder, or a submodule. */

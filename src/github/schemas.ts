@@ -142,6 +142,43 @@ const blameRangeSchema = z.object({
   }),
 });
 
+/**
+ * What `object(expression)` answers in the Blame and Contents documents: the commit selection, a
+ * tree or blob, or an annotated tag whose `target` is asked again (one level less each time). The
+ * innermost tag of the documents has no `target` asked, so `target` is absent there: the chain was
+ * deeper than the documents follow.
+ */
+export type ThroughTags<C> =
+  C | { __typename: "Blob" | "Tree" } | { __typename: "Tag"; target?: ThroughTags<C> | undefined };
+
+/** {@link ThroughTags} of a commit selection (`__typename` "Commit"). */
+function throughTags<C extends { __typename: "Commit" }>(commit: z.ZodType<C>): z.ZodType<ThroughTags<C>> {
+  const schema: z.ZodType<ThroughTags<C>> = z.union([
+    commit,
+    z.object({
+      __typename: z.literal("Tag"),
+      // `target` is GitObject! in GitHub's schema: present whenever it was asked.
+      target: z.lazy(() => schema).optional(),
+    }),
+    otherObject(["Blob", "Tree"]),
+  ]);
+  return schema;
+}
+
+const blameCommitSchema = z.object({
+  __typename: z.literal("Commit"),
+  ...commitPin,
+  blame: z.object({ ranges: z.array(blameRangeSchema) }),
+  file: z
+    .object({
+      path: z.string().nullable(),
+      object: z
+        .discriminatedUnion("__typename", [blobSchema, otherObject(["Commit", "Tree", "Tag"])])
+        .nullable(),
+    })
+    .nullable(),
+});
+
 export const blameDataSchema = z.object({
   repository: z
     .object({
@@ -149,25 +186,9 @@ export const blameDataSchema = z.object({
       url: z.string(),
       isPrivate: z.boolean(),
       defaultBranchRef: z.object({ name: z.string() }).nullable(),
-      // `blame` is non-null in the schema: when it fails, the null reaches `object`.
-      object: z
-        .discriminatedUnion("__typename", [
-          z.object({
-            __typename: z.literal("Commit"),
-            ...commitPin,
-            blame: z.object({ ranges: z.array(blameRangeSchema) }),
-            file: z
-              .object({
-                path: z.string().nullable(),
-                object: z
-                  .discriminatedUnion("__typename", [blobSchema, otherObject(["Commit", "Tree", "Tag"])])
-                  .nullable(),
-              })
-              .nullable(),
-          }),
-          otherObject(["Blob", "Tree", "Tag"]),
-        ])
-        .nullable(),
+      // `blame` is non-null in the schema (and so is a tag's `target`): when it fails, the null
+      // reaches `object`.
+      object: throughTags(blameCommitSchema).nullable(),
     })
     .nullable(),
 });
@@ -193,12 +214,7 @@ export const contentsDataSchema = z.object({
       url: z.string(),
       isPrivate: z.boolean(),
       defaultBranchRef: z.object({ name: z.string() }).nullable(),
-      commit: z
-        .discriminatedUnion("__typename", [
-          z.object({ __typename: z.literal("Commit"), ...commitPin }),
-          otherObject(["Blob", "Tree", "Tag"]),
-        ])
-        .nullable(),
+      commit: throughTags(z.object({ __typename: z.literal("Commit"), ...commitPin })).nullable(),
       object: z
         .discriminatedUnion("__typename", [
           z.object({

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { buildSchema, parse, validate, type GraphQLSchema } from "graphql";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BLAME_QUERY, DOCUMENTS } from "../../src/github/documents.js";
+import { BLAME_QUERY, DOCUMENTS, TAG_DEPTH } from "../../src/github/documents.js";
 
 // GitHub's published schema. The SDL defines two fields of EnterpriseOwnerInfo twice, hence
 // assumeValidSDL; the package's own validate() uses the older schema.json, so it is not used.
@@ -49,6 +49,16 @@ describe("GraphQL documents against GitHub's schema", () => {
     const wrong = DOCUMENTS.OwnerRepositories.replace("$first: Int!", "$first: String!");
     expect(problems(wrong).length).toBeGreaterThan(0);
   });
+
+  it.each(["Blame", "Contents"] as const)(
+    "%s follows annotated tags exactly TAG_DEPTH deep, asking for the commit at each level",
+    (name) => {
+      const document = DOCUMENTS[name];
+      expect(document.match(/\.\.\. on Tag \{ target \{/g)).toHaveLength(TAG_DEPTH);
+      const fragment = name === "Blame" ? "...BlameAtCommit" : "...PinnedCommit";
+      expect(document.split(fragment)).toHaveLength(TAG_DEPTH + 2);
+    },
+  );
 
   it("keeps user input out of the query text: every document declares variables for it", () => {
     for (const document of Object.values(DOCUMENTS)) {

@@ -186,11 +186,13 @@ describe("GraphQL answers that are not the data asked for", () => {
     });
   });
 
-  it("a ref naming an annotated tag: not a commit", async () => {
-    const { client } = answering(() => json(blameData({ __typename: "Tag" })));
-    const error = await caught(client.blame(TOKEN, { repo: DEMO, ref: "v1.0", path: "a" }));
+  it("a ref naming a tree (`main:src`): not a commit", async () => {
+    const { client } = answering(() => json(blameData({ __typename: "Tree" })));
+    const error = await caught(client.blame(TOKEN, { repo: DEMO, ref: "main:src", path: "a" }));
     expect(error).toBeInstanceOf(NotACommitError);
-    expect((error as NotACommitError).userMessage).toContain("annotated tag");
+    expect((error as NotACommitError).userMessage).toBe(
+      "Revision `main:src` of `demo/widgets` does not name a commit. Give a branch, a tag or a commit id as `ref`.",
+    );
   });
 
   it("FORBIDDEN on the repository (SSO): forbidden, with what to do", async () => {

@@ -9,13 +9,15 @@ import {
 import { errorsUnder, explainNullField } from "../graphqlErrors.js";
 import { blameDataSchema } from "../schemas.js";
 import type { BlameAnswer, BlameRange, RepoRef } from "../types.js";
-import { normalizePath, toFileBody, toPinnedCommit, toRepositoryHeader } from "./answerParts.js";
+import { normalizePath, peelTags, toFileBody, toPinnedCommit, toRepositoryHeader } from "./answerParts.js";
 import type { Credentials, OperationDeps } from "./operationDeps.js";
 
 /**
  * Blame of one file with its text, in ONE request (`Blame` document). Without `ref` the expression
  * is `HEAD`, which GitHub resolves to the default branch; the answer is pinned to the commit it
- * resolved to, so it can be cached for long.
+ * resolved to, so it can be cached for long. A ref naming an annotated tag (or a tag of a tag) is
+ * read at the commit it tags, still in one request: the document asks for the commit's blame on the
+ * tag's `target` too.
  *
  * Which thing is missing is told apart by where GitHub put the null: `repository` (the repository),
  * `object` with no error below it (the ref; or an empty repository when there is no default
@@ -51,10 +53,10 @@ export async function fetchBlame(
     );
   }
 
-  const object = repository.object;
-  if (!object) {
-    // `blame` is non-null in GitHub's schema: when blame(path) fails, its error sits below `object`
-    // and the null reaches `object` itself.
+  const answered = repository.object;
+  if (!answered) {
+    // `blame` is non-null in GitHub's schema (and so is a tag's `target`): when blame(path) fails,
+    // its error sits below `object` and the null reaches `object` itself.
     const below = errorsUnder(errors, ["repository", "object"]).filter((error) => error.path!.length > 2);
     if (below.length > 0)
       throw explainNullField(below, ["repository", "object"], context, pathNotFound, repo);
@@ -67,12 +69,22 @@ export async function fetchBlame(
       repo,
     );
   }
+  const peeled = peelTags(answered);
+  const object = peeled.object;
   if (object.__typename !== "Commit") {
-    throw new NotACommitError(repo, expression, object.__typename, context);
+    throw new NotACommitError(
+      repo,
+      expression,
+      { objectType: object.__typename, tags: peeled.tags },
+      context,
+    );
   }
 
   const file = object.file;
-  if (!file) throw explainNullField(errors, ["repository", "object", "file"], context, pathNotFound, repo);
+  if (!file) {
+    const filePath = ["repository", "object", ...peeled.path, "file"];
+    throw explainNullField(errors, filePath, context, pathNotFound, repo);
+  }
   const blob = file.object;
   if (!blob || blob.__typename !== "Blob") {
     throw new NotAFileError(repo, path, blob?.__typename === "Tree" ? "folder" : "submodule", context);

@@ -9,12 +9,13 @@ import {
 import { explainNullField } from "../graphqlErrors.js";
 import { contentsDataSchema } from "../schemas.js";
 import type { ContentsAnswer, RepoRef, TreeEntry } from "../types.js";
-import { normalizePath, toFileBody, toPinnedCommit, toRepositoryHeader } from "./answerParts.js";
+import { normalizePath, peelTags, toFileBody, toPinnedCommit, toRepositoryHeader } from "./answerParts.js";
 import type { Credentials, OperationDeps } from "./operationDeps.js";
 
 /**
  * A folder's entries or a file's text (`Contents` document), pinned to the commit `ref` (or `HEAD`,
- * the default branch) resolved to. `path` "" is the root (`HEAD:`).
+ * the default branch) resolved to. `path` "" is the root (`HEAD:`). A ref naming an annotated tag is
+ * pinned to the commit it tags, in the same single request (`<tag>:<path>` is peeled by GitHub).
  */
 export async function fetchContents(
   deps: OperationDeps,
@@ -43,8 +44,8 @@ export async function fetchContents(
       repo,
     );
   }
-  const commit = repository.commit;
-  if (!commit) {
+  const answered = repository.commit;
+  if (!answered) {
     if (repository.defaultBranchRef === null) throw new EmptyRepositoryError(repo, context);
     throw explainNullField(
       errors,
@@ -54,8 +55,15 @@ export async function fetchContents(
       repo,
     );
   }
+  const peeled = peelTags(answered);
+  const commit = peeled.object;
   if (commit.__typename !== "Commit") {
-    throw new NotACommitError(repo, commitExpression, commit.__typename, context);
+    throw new NotACommitError(
+      repo,
+      commitExpression,
+      { objectType: commit.__typename, tags: peeled.tags },
+      context,
+    );
   }
 
   const object = repository.object;

@@ -1,31 +1,14 @@
+import { DOCUMENTS as CLIENT_DOCUMENTS } from "../../../src/github/documents.js";
 import type { GitHubStandIn } from "../../../src/sandbox/github/index.js";
 import { DEMO_TOKEN } from "../../../src/sandbox/github/index.js";
 
-/** The bot's GraphQL documents, verbatim, as the GitHub client sends them. */
+/** The bot's GraphQL documents, verbatim, as the GitHub client sends them (its own constants). */
 export const DOCUMENTS = {
-  viewer: `query Viewer { viewer { login } rateLimit { limit remaining used resetAt cost } }`,
-  ownerRepositories: `query OwnerRepositories($login: String!, $first: Int!, $after: String, $orderBy: RepositoryOrder!) {
-  repositoryOwner(login: $login) { __typename login
-    repositories(first: $first, after: $after, orderBy: $orderBy, ownerAffiliations: [OWNER]) {
-      totalCount pageInfo { endCursor hasNextPage hasPreviousPage startCursor }
-      nodes { name nameWithOwner url pushedAt isPrivate description }
-    } } }`,
-  repositoryInfo: `query RepositoryInfo($owner: String!, $name: String!) {
-  repository(owner: $owner, name: $name) { nameWithOwner url isPrivate isEmpty
-    defaultBranchRef { name target { oid } } } }`,
-  blame: `query Blame($owner: String!, $name: String!, $expression: String!, $path: String!) {
-  repository(owner: $owner, name: $name) { nameWithOwner url isPrivate
-    defaultBranchRef { name }
-    object(expression: $expression) { __typename ... on Commit { oid url committedDate
-      blame(path: $path) { ranges { startingLine endingLine age
-        commit { oid abbreviatedOid messageHeadline url authoredDate committedDate author { name email user { login } } } } }
-      file(path: $path) { path object { __typename ... on Blob { oid text isBinary byteSize isTruncated } } } } } } }`,
-  contents: `query Contents($owner: String!, $name: String!, $commitExpression: String!, $objectExpression: String!) {
-  repository(owner: $owner, name: $name) { nameWithOwner url isPrivate defaultBranchRef { name }
-    commit: object(expression: $commitExpression) { __typename ... on Commit { oid url committedDate } }
-    object(expression: $objectExpression) { __typename
-      ... on Tree { oid entries { name path type mode size object { __typename ... on Blob { byteSize isBinary } } } }
-      ... on Blob { oid text isBinary byteSize isTruncated } } } }`,
+  viewer: CLIENT_DOCUMENTS.Viewer,
+  ownerRepositories: CLIENT_DOCUMENTS.OwnerRepositories,
+  repositoryInfo: CLIENT_DOCUMENTS.RepositoryInfo,
+  blame: CLIENT_DOCUMENTS.Blame,
+  contents: CLIENT_DOCUMENTS.Contents,
 } as const;
 
 /** A GitHub GraphQL answer, loosely typed for assertions. */
