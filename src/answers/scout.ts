@@ -1,4 +1,5 @@
 import type { Freshness } from "../format/message.js";
+import type { TokenOrigin } from "../tokens/tokenResolver.js";
 import type {
   BlameAnswer,
   ContentsAnswer,
@@ -10,8 +11,7 @@ import type {
   Viewer,
 } from "../github/types.js";
 
-/** Where the token in effect comes from (SPEC section 4). */
-export type TokenOrigin = "server" | "default";
+export type { TokenOrigin };
 
 /** An answer with how fresh it is. */
 export interface Fetched<T> {

@@ -1,23 +1,6 @@
 import { createHash } from "node:crypto";
+import type { ConditionalEntry, ConditionalStore } from "../github/conditionalStore.js";
 import type { CacheStore } from "./guardedStore.js";
-
-/** A REST answer kept for revalidation: its ETag, its parsed body and its `Link` header. */
-export interface ConditionalEntry {
-  etag: string;
-  body: unknown;
-  link: string | null;
-}
-
-/**
- * Where the GitHub client keeps REST answers to revalidate them with `If-None-Match` (a 304 costs
- * no rate limit). Same shape as the client's own `ConditionalStore` (src/github/conditionalStore.ts).
- */
-export interface ConditionalStore {
-  /** The entry, or undefined on a miss, a malformed entry or a store failure. */
-  get(key: string): Promise<ConditionalEntry | undefined>;
-  /** Keeps an entry; a store failure is ignored. */
-  set(key: string, value: ConditionalEntry): Promise<void>;
-}
 
 /** ETags live a day: an entry only saves rate limit, and a week-old list is rarely still current. */
 export const ETAG_TTL_MS = 24 * 60 * 60 * 1000;
