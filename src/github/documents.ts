@@ -32,6 +32,13 @@ export const TAG_DEPTH = 3;
  * `HEAD` (GitHub resolves it to the default branch); the answer is pinned to the commit's oid.
  * `object(expression)` does not peel an annotated tag (it answers the `Tag`), so the same commit
  * selection is asked again on each tag's `target`: a tag of a commit is still one request.
+ *
+ * `blame` is non-null in GitHub's schema, so when it fails (a folder, a submodule, a missing path)
+ * its error nulls the whole `object`, `file` included. `entry` asks the same commit for nothing but
+ * the type of the tree entry at `path`, outside that selection, so the answer still tells a folder
+ * (`tree`) or a submodule (`commit`) from a missing path (`file: null`). `object(expression:
+ * "<ref>:<path>")` would not do: a submodule's gitlink names a commit of another repository, which
+ * resolves to null here just like a missing path.
  */
 export const BLAME_QUERY = `query Blame($owner: String!, $name: String!, $expression: String!, $path: String!) {
   repository(owner: $owner, name: $name) { nameWithOwner url isPrivate
@@ -39,19 +46,28 @@ export const BLAME_QUERY = `query Blame($owner: String!, $name: String!, $expres
     object(expression: $expression) { __typename ...BlameAtCommit
       ... on Tag { target { __typename ...BlameAtCommit
         ... on Tag { target { __typename ...BlameAtCommit
-          ... on Tag { target { __typename ...BlameAtCommit } } } } } } } } }
+          ... on Tag { target { __typename ...BlameAtCommit } } } } } } }
+    entry: object(expression: $expression) { __typename ...EntryAtCommit
+      ... on Tag { target { __typename ...EntryAtCommit
+        ... on Tag { target { __typename ...EntryAtCommit
+          ... on Tag { target { __typename ...EntryAtCommit } } } } } } } } }
 fragment BlameAtCommit on Commit { oid url committedDate
   blame(path: $path) { ranges { startingLine endingLine age
     commit { oid abbreviatedOid messageHeadline url authoredDate committedDate author { name email user { login } } } } }
-  file(path: $path) { path object { __typename ... on Blob { oid text isBinary byteSize isTruncated } } } }`;
+  file(path: $path) { path object { __typename ... on Blob { oid text isBinary byteSize isTruncated } } } }
+fragment EntryAtCommit on Commit { file(path: $path) { type } }`;
 
 /**
  * A folder's entries or a file's text: `commitExpression` is the ref or `HEAD` (to pin the answer),
  * `objectExpression` is `<ref or HEAD>:<path>` (`HEAD:` for the root). Git peels a tag on `:`, so
  * `<tag>:<path>` already names the path at the tagged commit; the commit itself is reached through
  * the tags' `target`s, as in {@link BLAME_QUERY}.
+ *
+ * A submodule's gitlink names a commit of another repository, so `object` is null for it as for a
+ * missing path; the commit's `file(path)` tells them apart (`type` "commit"). `hasPath` is false for
+ * the root, which is no tree entry: `file` is then not asked at all (`path` is "" and unused).
  */
-export const CONTENTS_QUERY = `query Contents($owner: String!, $name: String!, $commitExpression: String!, $objectExpression: String!) {
+export const CONTENTS_QUERY = `query Contents($owner: String!, $name: String!, $commitExpression: String!, $objectExpression: String!, $path: String!, $hasPath: Boolean!) {
   repository(owner: $owner, name: $name) { nameWithOwner url isPrivate defaultBranchRef { name }
     commit: object(expression: $commitExpression) { __typename ...PinnedCommit
       ... on Tag { target { __typename ...PinnedCommit
@@ -60,7 +76,7 @@ export const CONTENTS_QUERY = `query Contents($owner: String!, $name: String!, $
     object(expression: $objectExpression) { __typename
       ... on Tree { oid entries { name path type mode size object { __typename ... on Blob { byteSize isBinary } } } }
       ... on Blob { oid text isBinary byteSize isTruncated } } } }
-fragment PinnedCommit on Commit { oid url committedDate }`;
+fragment PinnedCommit on Commit { oid url committedDate file(path: $path) @include(if: $hasPath) { type } }`;
 
 /** Every document by operation name (for the schema test and the stand-in). */
 export const DOCUMENTS = {

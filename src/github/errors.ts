@@ -204,7 +204,7 @@ export class NotAFileError extends GitHubError {
   ) {
     super(
       found === "folder"
-        ? `${inlineCode(path)} in ${repoName(repo)} is a folder, and blame works on files. Use \`/contents\` to list it.`
+        ? `${inlineCode(path)} in ${repoName(repo)} is a folder, and blame works on files. Use \`/contents\` to list it, or give a file as \`path\`.`
         : `${inlineCode(path)} in ${repoName(repo)} is a submodule: its files live in another repository.`,
       context,
     );

@@ -179,6 +179,12 @@ const blameCommitSchema = z.object({
     .nullable(),
 });
 
+/** A tree entry's kind: `commit` is a submodule's gitlink. */
+const treeEntryType = z.enum(["blob", "tree", "commit"]);
+
+/** `Commit.file(path) { type }`: null (with a NOT_FOUND error) when nothing is at the path. */
+const entryTypeSchema = z.object({ type: treeEntryType }).nullable();
+
 export const blameDataSchema = z.object({
   repository: z
     .object({
@@ -189,14 +195,18 @@ export const blameDataSchema = z.object({
       // `blame` is non-null in the schema (and so is a tag's `target`): when it fails, the null
       // reaches `object`.
       object: throughTags(blameCommitSchema).nullable(),
+      // The same commit asked for the type of the entry at the path alone, so that it survives a
+      // failed `blame` (see BLAME_QUERY).
+      entry: throughTags(z.object({ __typename: z.literal("Commit"), file: entryTypeSchema })).nullable(),
     })
     .nullable(),
 });
+export type BlameData = z.infer<typeof blameDataSchema>;
 
 const treeEntrySchema = z.object({
   name: z.string(),
   path: z.string().nullable(),
-  type: z.enum(["blob", "tree", "commit"]),
+  type: treeEntryType,
   mode: int,
   size: int,
   object: z
@@ -214,7 +224,14 @@ export const contentsDataSchema = z.object({
       url: z.string(),
       isPrivate: z.boolean(),
       defaultBranchRef: z.object({ name: z.string() }).nullable(),
-      commit: throughTags(z.object({ __typename: z.literal("Commit"), ...commitPin })).nullable(),
+      commit: throughTags(
+        z.object({
+          __typename: z.literal("Commit"),
+          ...commitPin,
+          // Absent for the root (`@include(if: $hasPath)`), null when nothing is at the path.
+          file: entryTypeSchema.optional(),
+        }),
+      ).nullable(),
       object: z
         .discriminatedUnion("__typename", [
           z.object({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEMO, TOKEN, clientWith, fakeFetch, json } from "./fakeGitHub.js";
+import { DEMO, TOKEN, clientWith, entryOfType, fakeFetch, json } from "./fakeGitHub.js";
 
 const REPOSITORY = {
   nameWithOwner: "demo/widgets",
@@ -42,6 +42,7 @@ describe("answers as plain data", () => {
       data: {
         repository: {
           ...REPOSITORY,
+          entry: entryOfType("blob"),
           object: {
             ...COMMIT,
             blame: { ranges: [rangeOf(3, 4, "b".repeat(40), null), rangeOf(1, 2, "a".repeat(40), "ann")] },
@@ -102,6 +103,7 @@ describe("answers as plain data", () => {
       data: {
         repository: {
           ...REPOSITORY,
+          entry: entryOfType("blob"),
           object: {
             ...COMMIT,
             blame: { ranges: [] },

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { buildSchema, parse, validate, type GraphQLSchema } from "graphql";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BLAME_QUERY, DOCUMENTS, TAG_DEPTH } from "../../src/github/documents.js";
+import { BLAME_QUERY, CONTENTS_QUERY, DOCUMENTS, TAG_DEPTH } from "../../src/github/documents.js";
 
 // GitHub's published schema. The SDL defines two fields of EnterpriseOwnerInfo twice, hence
 // assumeValidSDL; the package's own validate() uses the older schema.json, so it is not used.
@@ -50,15 +50,39 @@ describe("GraphQL documents against GitHub's schema", () => {
     expect(problems(wrong).length).toBeGreaterThan(0);
   });
 
-  it.each(["Blame", "Contents"] as const)(
+  it.each([
+    ["Blame", ["...BlameAtCommit", "...EntryAtCommit"]],
+    ["Contents", ["...PinnedCommit"]],
+  ] as const)(
     "%s follows annotated tags exactly TAG_DEPTH deep, asking for the commit at each level",
-    (name) => {
+    (name, fragments) => {
       const document = DOCUMENTS[name];
-      expect(document.match(/\.\.\. on Tag \{ target \{/g)).toHaveLength(TAG_DEPTH);
-      const fragment = name === "Blame" ? "...BlameAtCommit" : "...PinnedCommit";
-      expect(document.split(fragment)).toHaveLength(TAG_DEPTH + 2);
+      // One chain of tags per field that asks a ref for a commit (Blame: `object` and `entry`).
+      expect(document.match(/\.\.\. on Tag \{ target \{/g)).toHaveLength(TAG_DEPTH * fragments.length);
+      for (const fragment of fragments) expect(document.split(fragment)).toHaveLength(TAG_DEPTH + 2);
     },
   );
+
+  it("Blame asks the type of the entry at the path outside the selection a failed blame nulls", () => {
+    const operation = parse(BLAME_QUERY).definitions[0];
+    const repository =
+      operation?.kind === "OperationDefinition" ? operation.selectionSet.selections[0] : undefined;
+    const fields =
+      repository?.kind === "Field"
+        ? (repository.selectionSet?.selections ?? []).flatMap((selection) =>
+            selection.kind === "Field"
+              ? [`${selection.alias?.value ?? selection.name.value}:${selection.name.value}`]
+              : [],
+          )
+        : [];
+    expect(fields).toEqual(expect.arrayContaining(["object:object", "entry:object"]));
+    expect(BLAME_QUERY).toMatch(/fragment EntryAtCommit on Commit \{ file\(path: \$path\) \{ type \} \}/);
+  });
+
+  it("Contents asks the commit's entry at the path only below the root", () => {
+    expect(CONTENTS_QUERY).toContain("$path: String!, $hasPath: Boolean!");
+    expect(CONTENTS_QUERY).toContain("file(path: $path) @include(if: $hasPath) { type }");
+  });
 
   it("keeps user input out of the query text: every document declares variables for it", () => {
     for (const document of Object.values(DOCUMENTS)) {

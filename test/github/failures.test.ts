@@ -18,7 +18,17 @@ import {
   UpstreamTimeoutError,
 } from "../../src/github/errors.js";
 import { UserFacingError } from "../../src/errors.js";
-import { DEMO, NOW, TOKEN, caught, clientWith, fakeFetch, json } from "./fakeGitHub.js";
+import {
+  DEMO,
+  NOW,
+  TOKEN,
+  caught,
+  clientWith,
+  entryFor,
+  entryOfType,
+  fakeFetch,
+  json,
+} from "./fakeGitHub.js";
 
 const NOT_FOUND_REPOSITORY = {
   data: { repository: null },
@@ -63,8 +73,9 @@ const BLOB = {
   isTruncated: false,
 };
 
+/** A Blame answer; `entry` is derived from `object` unless given (a failed blame gives no clue). */
 function blameData(object: unknown, repository: Record<string, unknown> = {}) {
-  return { data: { repository: { ...REPOSITORY, ...repository, object } } };
+  return { data: { repository: { ...REPOSITORY, entry: entryFor(object), ...repository, object } } };
 }
 
 /** A client whose GitHub always gives `response` (a fresh copy each time). */
@@ -107,7 +118,11 @@ describe("GraphQL answers that are not the data asked for", () => {
 
   it("object null in an empty repository (no default branch): the repository has no commits", async () => {
     const { client } = answering(() =>
-      json({ data: { repository: { ...REPOSITORY, defaultBranchRef: null, object: null, commit: null } } }),
+      json({
+        data: {
+          repository: { ...REPOSITORY, defaultBranchRef: null, object: null, entry: null, commit: null },
+        },
+      }),
     );
     expect(await caught(client.blame(TOKEN, { repo: DEMO, path: "a.ts" }))).toBeInstanceOf(
       EmptyRepositoryError,
@@ -120,11 +135,22 @@ describe("GraphQL answers that are not the data asked for", () => {
   it("file null with NOT_FOUND: the path was not found", async () => {
     const { client } = answering(() =>
       json({
-        data: { repository: { ...REPOSITORY, object: { ...COMMIT, blame: { ranges: [] }, file: null } } },
+        data: {
+          repository: {
+            ...REPOSITORY,
+            object: { ...COMMIT, blame: { ranges: [] }, file: null },
+            entry: entryOfType(null),
+          },
+        },
         errors: [
           {
             type: "NOT_FOUND",
             path: ["repository", "object", "file"],
+            message: "Could not resolve file for path 'x'.",
+          },
+          {
+            type: "NOT_FOUND",
+            path: ["repository", "entry", "file"],
             message: "Could not resolve file for path 'x'.",
           },
         ],
@@ -140,9 +166,10 @@ describe("GraphQL answers that are not the data asked for", () => {
   it("blame failing on a missing path (the null reaches object): the path was not found", async () => {
     const { client } = answering(() =>
       json({
-        ...blameData(null),
+        ...blameData(null, { entry: entryOfType(null) }),
         errors: [
           { type: "NOT_FOUND", path: ["repository", "object", "blame"], message: "Could not resolve file" },
+          { type: "NOT_FOUND", path: ["repository", "entry", "file"], message: "Could not resolve file" },
         ],
       }),
     );
@@ -153,7 +180,16 @@ describe("GraphQL answers that are not the data asked for", () => {
 
   it("contents: object null while the commit resolves: the path was not found", async () => {
     const { client } = answering(() =>
-      json({ data: { repository: { ...REPOSITORY, commit: COMMIT, object: null } } }),
+      json({
+        data: { repository: { ...REPOSITORY, commit: { ...COMMIT, file: null }, object: null } },
+        errors: [
+          {
+            type: "NOT_FOUND",
+            path: ["repository", "commit", "file"],
+            message: "Could not resolve file for path 'nope'.",
+          },
+        ],
+      }),
     );
     expect(await caught(client.contents(TOKEN, { repo: DEMO, path: "nope" }))).toBeInstanceOf(
       PathNotFoundError,

@@ -87,3 +87,28 @@ export async function caught(promise: Promise<unknown>): Promise<Error> {
 }
 
 export const DEMO = { owner: "demo", name: "widgets" };
+
+/**
+ * The `entry` GitHub answers beside a Blame document's `object`: the same commit, through the same
+ * tags, asked only for the type of the tree entry at the path. Derived from a successful `object`;
+ * an `object` nulled by a failed blame gives no clue, so those tests spell `entry` out.
+ */
+export function entryFor(object: unknown): unknown {
+  if (object === null || typeof object !== "object") return null;
+  const answered = object as { __typename: string; target?: unknown; file?: unknown };
+  if (answered.__typename === "Tag") {
+    return "target" in answered
+      ? { __typename: "Tag", target: entryFor(answered.target) }
+      : { __typename: "Tag" };
+  }
+  if (answered.__typename !== "Commit") return { __typename: answered.__typename };
+  const file = answered.file as { object: { __typename: string } | null } | null | undefined;
+  if (!file) return { __typename: "Commit", file: null };
+  const type = file.object === null ? "commit" : file.object.__typename === "Tree" ? "tree" : "blob";
+  return { __typename: "Commit", file: { type } };
+}
+
+/** The `entry` of a Blame answer whose commit has `type` at the path (null: nothing there). */
+export function entryOfType(type: "blob" | "tree" | "commit" | null): unknown {
+  return { __typename: "Commit", file: type === null ? null : { type } };
+}

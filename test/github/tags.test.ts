@@ -1,7 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { TAG_DEPTH } from "../../src/github/documents.js";
 import { NotACommitError, PathNotFoundError, RefNotFoundError } from "../../src/github/errors.js";
-import { DEMO, TOKEN, caught, clientWith, fakeFetch, json, variablesOf } from "./fakeGitHub.js";
+import {
+  DEMO,
+  TOKEN,
+  caught,
+  clientWith,
+  entryFor,
+  entryOfType,
+  fakeFetch,
+  json,
+  variablesOf,
+} from "./fakeGitHub.js";
 
 /*
  * A ref naming an annotated tag. GitHub's `object(expression: "v1.0")` answers the `Tag` object (it
@@ -66,7 +76,9 @@ function answering(body: unknown) {
 describe("blame at an annotated tag", () => {
   it("reads the tagged commit, in one request, pinned to that commit", async () => {
     const { client, requests } = answering({
-      data: { repository: { ...REPOSITORY, object: tagOf(BLAMED_COMMIT) } },
+      data: {
+        repository: { ...REPOSITORY, object: tagOf(BLAMED_COMMIT), entry: tagOf(entryFor(BLAMED_COMMIT)) },
+      },
     });
     const answer = await client.blame(TOKEN, { repo: DEMO, ref: "v1.0", path: "README.md" });
     expect(answer.commit).toEqual({ oid: TAGGED.oid, url: TAGGED.url, committedDate: TAGGED.committedDate });
@@ -84,7 +96,9 @@ describe("blame at an annotated tag", () => {
     for (const depth of [2, TAG_DEPTH]) {
       let object: unknown = BLAMED_COMMIT;
       for (let level = 0; level < depth; level += 1) object = tagOf(object);
-      const { client, requests } = answering({ data: { repository: { ...REPOSITORY, object } } });
+      const { client, requests } = answering({
+        data: { repository: { ...REPOSITORY, object, entry: entryFor(object) } },
+      });
       const answer = await client.blame(TOKEN, { repo: DEMO, ref: "v1.0-signed", path: "README.md" });
       expect(answer.commit.oid).toBe(TAGGED.oid);
       expect(requests).toHaveLength(1);
@@ -93,7 +107,13 @@ describe("blame at an annotated tag", () => {
 
   it("refuses a tag of a tree or of a blob, saying what it tags", async () => {
     const ofTree = answering({
-      data: { repository: { ...REPOSITORY, object: tagOf({ __typename: "Tree" }) } },
+      data: {
+        repository: {
+          ...REPOSITORY,
+          object: tagOf({ __typename: "Tree" }),
+          entry: tagOf({ __typename: "Tree" }),
+        },
+      },
     });
     const treeError = await caught(ofTree.client.blame(TOKEN, { repo: DEMO, ref: "tree-tag", path: "a" }));
     expect(treeError).toBeInstanceOf(NotACommitError);
@@ -103,7 +123,13 @@ describe("blame at an annotated tag", () => {
     );
 
     const ofBlob = answering({
-      data: { repository: { ...REPOSITORY, object: tagOf(tagOf({ __typename: "Blob" })) } },
+      data: {
+        repository: {
+          ...REPOSITORY,
+          object: tagOf(tagOf({ __typename: "Blob" })),
+          entry: tagOf(tagOf({ __typename: "Blob" })),
+        },
+      },
     });
     const blobError = await caught(ofBlob.client.blame(TOKEN, { repo: DEMO, ref: "key", path: "a" }));
     expect(blobError).toMatchObject({ objectType: "Blob", tags: 2 });
@@ -114,7 +140,9 @@ describe("blame at an annotated tag", () => {
     // The innermost tag the document reaches has no `target` asked.
     let object: Record<string, unknown> = { __typename: "Tag" };
     for (let level = 0; level < TAG_DEPTH; level += 1) object = tagOf(object);
-    const { client } = answering({ data: { repository: { ...REPOSITORY, object } } });
+    const { client } = answering({
+      data: { repository: { ...REPOSITORY, object, entry: entryFor(object) } },
+    });
     const error = await caught(client.blame(TOKEN, { repo: DEMO, ref: "deep", path: "a" }));
     expect(error).toBeInstanceOf(NotACommitError);
     expect(error).toMatchObject({ objectType: "Tag", tags: TAG_DEPTH });
@@ -124,7 +152,7 @@ describe("blame at an annotated tag", () => {
   it("a path missing at the tagged commit: the path was not found at the tag the user named", async () => {
     // `blame` and a tag's `target` are both non-null: the null reaches `object`.
     const { client } = answering({
-      data: { repository: { ...REPOSITORY, object: null } },
+      data: { repository: { ...REPOSITORY, object: null, entry: tagOf(entryOfType(null)) } },
       errors: [
         {
           type: "NOT_FOUND",
@@ -138,6 +166,12 @@ describe("blame at an annotated tag", () => {
           locations: [{ line: 11, column: 3 }],
           message: "Could not resolve file for path 'nope.md'.",
         },
+        {
+          type: "NOT_FOUND",
+          path: ["repository", "entry", "target", "file"],
+          locations: [{ line: 12, column: 3 }],
+          message: "Could not resolve file for path 'nope.md'.",
+        },
       ],
     });
     const error = await caught(client.blame(TOKEN, { repo: DEMO, ref: "v1.0", path: "nope.md" }));
@@ -147,7 +181,13 @@ describe("blame at an annotated tag", () => {
 
   it("a null `file` below the tag's target is explained by the errors at that place", async () => {
     const { client } = answering({
-      data: { repository: { ...REPOSITORY, object: tagOf({ ...BLAMED_COMMIT, file: null }) } },
+      data: {
+        repository: {
+          ...REPOSITORY,
+          object: tagOf({ ...BLAMED_COMMIT, file: null }),
+          entry: tagOf(entryOfType(null)),
+        },
+      },
       errors: [
         {
           type: "NOT_FOUND",
@@ -162,7 +202,7 @@ describe("blame at an annotated tag", () => {
   });
 
   it("a tag name that resolves to nothing is still a ref not found", async () => {
-    const { client } = answering({ data: { repository: { ...REPOSITORY, object: null } } });
+    const { client } = answering({ data: { repository: { ...REPOSITORY, object: null, entry: null } } });
     const error = await caught(client.blame(TOKEN, { repo: DEMO, ref: "v9.9", path: "a" }));
     expect(error).toBeInstanceOf(RefNotFoundError);
   });

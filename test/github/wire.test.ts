@@ -82,8 +82,22 @@ describe("the GraphQL request on the wire", () => {
     expect(github.requests.map(variablesOf)).toEqual([
       { owner: "demo", name: "widgets", expression: "HEAD", path: "src/a.ts" },
       { owner: "demo", name: "widgets", expression: "feature/x", path: "src/a.ts" },
-      { owner: "demo", name: "widgets", commitExpression: "HEAD", objectExpression: "HEAD:" },
-      { owner: "demo", name: "widgets", commitExpression: "v1", objectExpression: "v1:docs" },
+      {
+        owner: "demo",
+        name: "widgets",
+        commitExpression: "HEAD",
+        objectExpression: "HEAD:",
+        path: "",
+        hasPath: false,
+      },
+      {
+        owner: "demo",
+        name: "widgets",
+        commitExpression: "v1",
+        objectExpression: "v1:docs",
+        path: "docs",
+        hasPath: true,
+      },
     ]);
   });
 

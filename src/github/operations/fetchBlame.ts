@@ -7,7 +7,7 @@ import {
   RepositoryNotFoundError,
 } from "../errors.js";
 import { errorsUnder, explainNullField } from "../graphqlErrors.js";
-import { blameDataSchema } from "../schemas.js";
+import { blameDataSchema, type BlameData } from "../schemas.js";
 import type { BlameAnswer, BlameRange, RepoRef } from "../types.js";
 import { normalizePath, peelTags, toFileBody, toPinnedCommit, toRepositoryHeader } from "./answerParts.js";
 import type { Credentials, OperationDeps } from "./operationDeps.js";
@@ -21,7 +21,9 @@ import type { Credentials, OperationDeps } from "./operationDeps.js";
  *
  * Which thing is missing is told apart by where GitHub put the null: `repository` (the repository),
  * `object` with no error below it (the ref; or an empty repository when there is no default
- * branch), an error below `object` or a null `file` (the path).
+ * branch), an error below `object` or a null `file` (the path). A failed blame nulls `object`
+ * whole, so a folder or a submodule given as `path` is recognised by the type of the entry at the
+ * path, which the document asks in `entry` (see BLAME_QUERY).
  */
 export async function fetchBlame(
   deps: OperationDeps,
@@ -57,9 +59,14 @@ export async function fetchBlame(
   if (!answered) {
     // `blame` is non-null in GitHub's schema (and so is a tag's `target`): when blame(path) fails,
     // its error sits below `object` and the null reaches `object` itself.
+    // `entry` asked the same commit for the type of what is at the path, outside the failed
+    // selection: a folder or a submodule is not a file, whatever error GitHub gave blame for it.
     const below = errorsUnder(errors, ["repository", "object"]).filter((error) => error.path!.length > 2);
-    if (below.length > 0)
+    if (below.length > 0) {
+      const found = notAFileKind(repository.entry);
+      if (found !== undefined) throw new NotAFileError(repo, path, found, context);
       throw explainNullField(below, ["repository", "object"], context, pathNotFound, repo);
+    }
     if (repository.defaultBranchRef === null) throw new EmptyRepositoryError(repo, context);
     throw explainNullField(
       errors,
@@ -114,4 +121,20 @@ export async function fetchBlame(
     file: toFileBody(blob),
     ranges,
   };
+}
+
+/** The `entry` part of a Blame answer: the commit again, with the type of the entry at the path. */
+type EntryAnswer = NonNullable<BlameData["repository"]>["entry"];
+
+/**
+ * What is at the path when it is not a file: `folder` for a tree entry of type `tree`, `submodule`
+ * for `commit` (a gitlink); undefined for a file, nothing at the path, or a ref that leads to no
+ * commit (those are explained by the errors, as before).
+ */
+function notAFileKind(entry: EntryAnswer): "folder" | "submodule" | undefined {
+  if (!entry) return undefined;
+  const commit = peelTags(entry).object;
+  if (commit.__typename !== "Commit") return undefined;
+  const type = commit.file?.type;
+  return type === "tree" ? "folder" : type === "commit" ? "submodule" : undefined;
 }

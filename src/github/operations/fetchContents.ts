@@ -16,6 +16,7 @@ import type { Credentials, OperationDeps } from "./operationDeps.js";
  * A folder's entries or a file's text (`Contents` document), pinned to the commit `ref` (or `HEAD`,
  * the default branch) resolved to. `path` "" is the root (`HEAD:`). A ref naming an annotated tag is
  * pinned to the commit it tags, in the same single request (`<tag>:<path>` is peeled by GitHub).
+ * A submodule is told from a missing path by the commit's tree entry at the path (type `commit`).
  */
 export async function fetchContents(
   deps: OperationDeps,
@@ -30,7 +31,15 @@ export async function fetchContents(
   const { data, errors, context } = await deps.graphql.execute({
     ...credentials,
     operation: "Contents",
-    variables: { owner: repo.owner, name: repo.name, commitExpression, objectExpression },
+    // The root is no tree entry, so `file(path)` is only asked below it (`hasPath`).
+    variables: {
+      owner: repo.owner,
+      name: repo.name,
+      commitExpression,
+      objectExpression,
+      path,
+      hasPath: path !== "",
+    },
     schema: contentsDataSchema,
   });
 
@@ -68,6 +77,9 @@ export async function fetchContents(
 
   const object = repository.object;
   if (!object) {
+    // A submodule's gitlink names a commit of another repository: `object` is null for it as for
+    // a missing path, and only the tree entry says which it is.
+    if (commit.file?.type === "commit") throw new NotAFileError(repo, path, "submodule", context);
     throw explainNullField(
       errors,
       ["repository", "object"],
