@@ -520,8 +520,9 @@ const Commit = {
   tree: async (model: CommitModel) => loadObject(model.repo, model.commit.tree, ""),
   blame: async (model: CommitModel, args: { path: string }): Promise<BlameModel> => {
     const ranges = await model.repo.git.blame(model.commit.oid, args.path);
-    // Unconfirmed for blame: a missing path is answered as Commit.file answers it (NOT_FOUND). As
-    // `blame` is non-null in the schema, the null propagates to the enclosing nullable field.
+    // Unconfirmed for blame: a missing path is answered as Commit.file answers it (NOT_FOUND), and
+    // so is a folder or a submodule (no file to blame; GitHub errors too, in words not captured).
+    // As `blame` is non-null in the schema, the null propagates to the enclosing nullable field.
     if (ranges === null) throw fileNotFound(args.path);
     // Read every commit of the blame now, in one pipelined burst, so the ranges resolve synchronously.
     await Promise.all(

@@ -358,7 +358,14 @@ describe("query Blame", () => {
         locations: [locationOf(DOCUMENTS.blame, "file(")],
         message: "Could not resolve file for path 'no/such/file.ts'.",
       },
+      {
+        type: "NOT_FOUND",
+        path: ["repository", "entry", "file"],
+        locations: [locationOf(DOCUMENTS.blame, "file(path: $path) { type }")],
+        message: "Could not resolve file for path 'no/such/file.ts'.",
+      },
     ]);
+    expect(answer.body.data.repository.entry).toEqual({ __typename: "Commit", file: null });
   });
 
   it("answers object null, without an error, for an expression that resolves to nothing", async () => {
@@ -384,6 +391,7 @@ describe("query Blame", () => {
             isPrivate: false,
             defaultBranchRef: { name: "main" },
             object: null,
+            entry: null,
           },
         },
       });
@@ -393,11 +401,15 @@ describe("query Blame", () => {
 
 describe("query Contents", () => {
   async function contents(objectExpression: string, commitExpression = "main") {
+    // As the client sends it: the path after the colon, and `file(path)` asked only below the root.
+    const path = objectExpression.slice(objectExpression.indexOf(":") + 1);
     const answer = await graphql(standIn, DOCUMENTS.contents, {
       owner: "demo",
       name: "widgets",
       commitExpression,
       objectExpression,
+      path,
+      hasPath: path !== "",
     });
     expect(answer.body.errors).toBeUndefined();
     return answer.body.data.repository;
@@ -532,6 +544,88 @@ describe("query Contents", () => {
   });
 });
 
+describe("a folder or a submodule where a file is asked", () => {
+  const widgets = { owner: "demo", name: "widgets" };
+
+  it("Blame of a folder: blame fails and nulls `object` (the stand-in's NOT_FOUND), `entry` says `tree`", async () => {
+    const answer = await graphql(standIn, DOCUMENTS.blame, { ...widgets, expression: "main", path: "docs" });
+    const { repository } = answer.body.data;
+    expect(repository.object).toBeNull();
+    expect(answer.body.errors).toEqual([
+      expect.objectContaining({ type: "NOT_FOUND", path: ["repository", "object", "blame"] }),
+    ]);
+    expect(repository.entry).toEqual({ __typename: "Commit", file: { type: "tree" } });
+  });
+
+  it("Blame of a submodule: `object` null the same way, `entry` says `commit` (a gitlink)", async () => {
+    const answer = await graphql(standIn, DOCUMENTS.blame, {
+      ...widgets,
+      expression: "HEAD",
+      path: DEMO_PATHS.submodule,
+    });
+    expect(answer.body.data.repository.object).toBeNull();
+    expect(answer.body.errors.map((error: { path: string[] }) => error.path)).toEqual([
+      ["repository", "object", "blame"],
+    ]);
+    expect(answer.body.data.repository.entry).toEqual({ __typename: "Commit", file: { type: "commit" } });
+  });
+
+  it("Contents of a submodule: the gitlink's commit is not in the repository, so `object` is null without an error; the commit's entry says `commit`", async () => {
+    const answer = await graphql(standIn, DOCUMENTS.contents, {
+      ...widgets,
+      commitExpression: "HEAD",
+      objectExpression: `HEAD:${DEMO_PATHS.submodule}`,
+      path: DEMO_PATHS.submodule,
+      hasPath: true,
+    });
+    expect(answer.body.errors).toBeUndefined();
+    const { repository } = answer.body.data;
+    expect(repository.object).toBeNull();
+    expect(repository.commit).toMatchObject({ __typename: "Commit", file: { type: "commit" } });
+    // git itself has no object for it: the id in the tree belongs to another repository.
+    const entry = await git("demo/widgets", "ls-tree", "HEAD", DEMO_PATHS.submodule);
+    expect(entry).toMatch(/^160000 commit [0-9a-f]{40}\t/);
+  });
+
+  it("Contents of the root: `file` is not asked (`hasPath` false), so the commit has no `file`", async () => {
+    const answer = await graphql(standIn, DOCUMENTS.contents, {
+      ...widgets,
+      commitExpression: "HEAD",
+      objectExpression: "HEAD:",
+      path: "",
+      hasPath: false,
+    });
+    expect(answer.body.errors).toBeUndefined();
+    expect(Object.keys(answer.body.data.repository.commit).sort()).toEqual([
+      "__typename",
+      "committedDate",
+      "oid",
+      "url",
+    ]);
+    expect(answer.body.data.repository.object.__typename).toBe("Tree");
+  });
+
+  it("Contents of a missing path: `object` null without an error, `file` null with NOT_FOUND", async () => {
+    const answer = await graphql(standIn, DOCUMENTS.contents, {
+      ...widgets,
+      commitExpression: "main",
+      objectExpression: "main:vendor/nope",
+      path: "vendor/nope",
+      hasPath: true,
+    });
+    expect(answer.body.data.repository.object).toBeNull();
+    expect(answer.body.data.repository.commit.file).toBeNull();
+    expect(answer.body.errors).toEqual([
+      {
+        type: "NOT_FOUND",
+        path: ["repository", "commit", "file"],
+        locations: [locationOf(DOCUMENTS.contents, "file(")],
+        message: "Could not resolve file for path 'vendor/nope'.",
+      },
+    ]);
+  });
+});
+
 describe("validation and unimplemented fields", () => {
   it("refuses a misspelled field with GitHub's message, HTTP 200 and no data", async () => {
     const misspelled = DOCUMENTS.repositoryInfo.replace("nameWithOwner", "nameWithOwnr");
@@ -616,12 +710,16 @@ describe("validation and unimplemented fields", () => {
         name: "widgets",
         commitExpression: tip,
         objectExpression: `${tip}:src`,
+        path: "src",
+        hasPath: true,
       }),
       graphql(standIn, DOCUMENTS.contents, {
         owner: "demo",
         name: "widgets",
         commitExpression: "main",
         objectExpression: `main:${DEMO_PATHS.engine}`,
+        path: DEMO_PATHS.engine,
+        hasPath: true,
       }),
     ]);
     for (const answer of answers) {

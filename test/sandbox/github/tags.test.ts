@@ -132,6 +132,8 @@ describe("an annotated tag in the stand-in", () => {
       name: "widgets",
       commitExpression: DEMO_REFS.annotatedTag,
       objectExpression: `${DEMO_REFS.annotatedTag}:${DEMO_PATHS.readme}`,
+      path: DEMO_PATHS.readme,
+      hasPath: true,
     });
     expect(answer.body.errors).toBeUndefined();
     const repository = answer.body.data.repository;
@@ -142,6 +144,7 @@ describe("an annotated tag in the stand-in", () => {
         oid: commitOid,
         url: `https://github.com/demo/widgets/commit/${commitOid}`,
         committedDate: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+        file: { type: "blob" },
       },
     });
     expect(repository.object).toMatchObject({
@@ -197,15 +200,24 @@ describe("tags of tags, trees and blobs", () => {
     const body = await blameObject(tagged.tags.annotated, "nope.md");
     expect(body.data.repository.object).toBeNull();
     // `file` fails too (as it does at a commit named directly); both errors sit below the target.
+    // `entry` reaches the same commit through the tag and finds nothing at the path either.
     expect(body.errors).toEqual(
-      ["blame", "file"].map((field) =>
+      [
+        ["object", "blame"],
+        ["object", "file"],
+        ["entry", "file"],
+      ].map(([root, field]) =>
         expect.objectContaining({
           type: "NOT_FOUND",
-          path: ["repository", "object", "target", field],
+          path: ["repository", root, "target", field],
           message: "Could not resolve file for path 'nope.md'.",
         }),
       ),
     );
+    expect(body.data.repository.entry).toEqual({
+      __typename: "Tag",
+      target: { __typename: "Commit", file: null },
+    });
   });
 
   it("keeps the Tag's message and tagger as written", async () => {
