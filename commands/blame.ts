@@ -11,7 +11,7 @@ import { parseLines, type LineSpan } from "../src/input/linesArgument.js";
 import { parsePath } from "../src/input/pathArgument.js";
 import { parseRef } from "../src/input/refArgument.js";
 import { parseRepoArgument, webHostsOf } from "../src/input/repoArgument.js";
-import { suggestPaths, suggestRepositories } from "../src/answers/autocomplete.js";
+import { autocompleteRepoAndPath } from "../src/answers/autocomplete.js";
 import { firstExistingSplit } from "../src/answers/urlSplits.js";
 
 /** Lines shown when none are asked for. */
@@ -158,17 +158,5 @@ export const command: CommandModule<BlameArgs> = {
     const fetched = await services.scout.blame(context.request.guildId, { repo, ref: oid, path });
     return render(fetched.value, { start, end }, fetched.freshness, services, repo);
   },
-  async autocomplete(focused, options, request, services) {
-    if (focused.name === "repo") return suggestRepositories(focused.value, request.guildId, services);
-    if (focused.name === "path")
-      return suggestPaths(
-        String(options.repo ?? ""),
-        focused.value,
-        request.guildId,
-        services,
-        "blob",
-        typeof options.ref === "string" ? options.ref : undefined,
-      );
-    return [];
-  },
+  autocomplete: autocompleteRepoAndPath,
 };

@@ -2,7 +2,7 @@ import { ApplicationCommandOptionType, ApplicationCommandType } from "discord-ap
 import { z } from "zod";
 import type { CommandModule } from "../src/bot/commandModule.js";
 import { linesOption, parseWith, refOption, repoOption, threadOption } from "../src/bot/commonOptions.js";
-import { suggestPaths, suggestRepositories } from "../src/answers/autocomplete.js";
+import { autocompleteRepoAndPath } from "../src/answers/autocomplete.js";
 import { firstExistingSplit } from "../src/answers/urlSplits.js";
 import { formatContents } from "../src/format/contents.js";
 import { formatThreadSummary, threadName } from "../src/format/error.js";
@@ -96,17 +96,5 @@ export const command: CommandModule<ContentsArgs> = {
       summary: formatThreadSummary("contents", subject),
     };
   },
-  async autocomplete(focused, options, request, services) {
-    if (focused.name === "repo") return suggestRepositories(focused.value, request.guildId, services);
-    if (focused.name === "path")
-      return suggestPaths(
-        String(options.repo ?? ""),
-        focused.value,
-        request.guildId,
-        services,
-        "any",
-        typeof options.ref === "string" ? options.ref : undefined,
-      );
-    return [];
-  },
+  autocomplete: autocompleteRepoAndPath,
 };

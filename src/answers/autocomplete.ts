@@ -62,15 +62,14 @@ export async function suggestRepositories(
 
 /**
  * Suggestions for a `path` option: the entries of the folder typed so far (at the default branch,
- * or the `ref` option, or the ref a URL in `repo` names), folders first. `want: "blob"` still
- * offers folders (to walk into), marked with a trailing slash.
+ * or the `ref` option, or the ref a URL in `repo` names), folders first and marked with a trailing
+ * slash, so a person can walk into them.
  */
 export async function suggestPaths(
   repoText: string,
   typed: string,
   guildId: string | null,
   services: Services,
-  _want: "blob" | "any",
   refText?: string,
 ): Promise<APIApplicationCommandOptionChoice[]> {
   let parsed;
@@ -104,4 +103,20 @@ export async function suggestPaths(
       entry.type === "tree" ? choice(`📁 ${entry.path}/`, `${entry.path}/`) : choice(entry.path, entry.path),
     ),
   ).slice(0, MAX_CHOICES);
+}
+
+/**
+ * The autocomplete of a command with `repo` and `path` options (and an optional `ref`): repositories
+ * for `repo`, the entries of the folder typed so far for `path`.
+ */
+export async function autocompleteRepoAndPath(
+  focused: { name: string; value: string },
+  options: Readonly<Record<string, string | number | boolean | undefined>>,
+  request: { guildId: string | null },
+  services: Services,
+): Promise<APIApplicationCommandOptionChoice[]> {
+  if (focused.name === "repo") return suggestRepositories(focused.value, request.guildId, services);
+  if (focused.name !== "path") return [];
+  const ref = typeof options.ref === "string" ? options.ref : undefined;
+  return suggestPaths(String(options.repo ?? ""), focused.value, request.guildId, services, ref);
 }

@@ -1,5 +1,12 @@
-import type { BlobData, ThroughTags } from "../schemas.js";
-import type { FileBody, PinnedCommit, RepositoryHeader } from "../types.js";
+import {
+  EmptyRepositoryError,
+  NotACommitError,
+  RefNotFoundError,
+  type GitHubErrorContext,
+} from "../errors.js";
+import { explainNullField } from "../graphqlErrors.js";
+import type { BlobData, GraphQLErrorItem, ThroughTags } from "../schemas.js";
+import type { FileBody, PinnedCommit, RepoRef, RepositoryHeader } from "../types.js";
 
 /** The repository fields every answer repeats. */
 export function toRepositoryHeader(repository: {
@@ -59,4 +66,49 @@ export function peelTags<C extends { __typename: "Commit" }>(object: ThroughTags
     path.push("target");
   }
   return { object: current, tags: path.length, path };
+}
+
+/**
+ * Why a revision asked on `field` resolved to nothing: an empty repository (no default branch),
+ * else the error GitHub gave there, else the ref was not found.
+ */
+export function missingRevision(input: {
+  errors: readonly GraphQLErrorItem[];
+  field: readonly string[];
+  hasDefaultBranch: boolean;
+  repo: RepoRef;
+  expression: string;
+  context: GitHubErrorContext;
+}): Error {
+  const { repo, expression, context } = input;
+  if (!input.hasDefaultBranch) return new EmptyRepositoryError(repo, context);
+  return explainNullField(
+    input.errors,
+    input.field,
+    context,
+    () => new RefNotFoundError(repo, expression, context),
+    repo,
+  );
+}
+
+/**
+ * The commit a revision names, through its annotated tags ({@link peelTags}), with the answer path
+ * below the revision's field; a tag of a tree or blob, or a chain deeper than asked, is a
+ * {@link NotACommitError}.
+ */
+export function peeledCommit<C extends { __typename: "Commit" }>(
+  answered: ThroughTags<C>,
+  input: { repo: RepoRef; expression: string; context: GitHubErrorContext },
+): { commit: C; path: string[] } {
+  const peeled = peelTags(answered);
+  const object = peeled.object;
+  if (object.__typename !== "Commit") {
+    throw new NotACommitError(
+      input.repo,
+      input.expression,
+      { objectType: object.__typename, tags: peeled.tags },
+      input.context,
+    );
+  }
+  return { commit: object as C, path: peeled.path };
 }

@@ -1,15 +1,16 @@
-import {
-  EmptyRepositoryError,
-  NotACommitError,
-  NotAFileError,
-  PathNotFoundError,
-  RefNotFoundError,
-  RepositoryNotFoundError,
-} from "../errors.js";
+import { NotAFileError, PathNotFoundError, RepositoryNotFoundError } from "../errors.js";
 import { errorsUnder, explainNullField } from "../graphqlErrors.js";
 import { blameDataSchema, type BlameData } from "../schemas.js";
 import type { BlameAnswer, BlameRange, RepoRef } from "../types.js";
-import { normalizePath, peelTags, toFileBody, toPinnedCommit, toRepositoryHeader } from "./answerParts.js";
+import {
+  missingRevision,
+  normalizePath,
+  peeledCommit,
+  peelTags,
+  toFileBody,
+  toPinnedCommit,
+  toRepositoryHeader,
+} from "./answerParts.js";
 import type { Credentials, OperationDeps } from "./operationDeps.js";
 
 /**
@@ -67,29 +68,20 @@ export async function fetchBlame(
       if (found !== undefined) throw new NotAFileError(repo, path, found, context);
       throw explainNullField(below, ["repository", "object"], context, pathNotFound, repo);
     }
-    if (repository.defaultBranchRef === null) throw new EmptyRepositoryError(repo, context);
-    throw explainNullField(
+    throw missingRevision({
       errors,
-      ["repository", "object"],
-      context,
-      () => new RefNotFoundError(repo, expression, context),
-      repo,
-    );
-  }
-  const peeled = peelTags(answered);
-  const object = peeled.object;
-  if (object.__typename !== "Commit") {
-    throw new NotACommitError(
+      field: ["repository", "object"],
+      hasDefaultBranch: repository.defaultBranchRef !== null,
       repo,
       expression,
-      { objectType: object.__typename, tags: peeled.tags },
       context,
-    );
+    });
   }
+  const { commit: object, path: peeledPath } = peeledCommit(answered, { repo, expression, context });
 
   const file = object.file;
   if (!file) {
-    const filePath = ["repository", "object", ...peeled.path, "file"];
+    const filePath = ["repository", "object", ...peeledPath, "file"];
     throw explainNullField(errors, filePath, context, pathNotFound, repo);
   }
   const blob = file.object;

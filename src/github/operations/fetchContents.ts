@@ -1,15 +1,15 @@
-import {
-  EmptyRepositoryError,
-  NotACommitError,
-  NotAFileError,
-  PathNotFoundError,
-  RefNotFoundError,
-  RepositoryNotFoundError,
-} from "../errors.js";
+import { NotAFileError, PathNotFoundError, RepositoryNotFoundError } from "../errors.js";
 import { explainNullField } from "../graphqlErrors.js";
 import { contentsDataSchema } from "../schemas.js";
 import type { ContentsAnswer, RepoRef, TreeEntry } from "../types.js";
-import { normalizePath, peelTags, toFileBody, toPinnedCommit, toRepositoryHeader } from "./answerParts.js";
+import {
+  missingRevision,
+  normalizePath,
+  peeledCommit,
+  toFileBody,
+  toPinnedCommit,
+  toRepositoryHeader,
+} from "./answerParts.js";
 import type { Credentials, OperationDeps } from "./operationDeps.js";
 
 /**
@@ -55,25 +55,16 @@ export async function fetchContents(
   }
   const answered = repository.commit;
   if (!answered) {
-    if (repository.defaultBranchRef === null) throw new EmptyRepositoryError(repo, context);
-    throw explainNullField(
+    throw missingRevision({
       errors,
-      ["repository", "commit"],
-      context,
-      () => new RefNotFoundError(repo, commitExpression, context),
+      field: ["repository", "commit"],
+      hasDefaultBranch: repository.defaultBranchRef !== null,
       repo,
-    );
-  }
-  const peeled = peelTags(answered);
-  const commit = peeled.object;
-  if (commit.__typename !== "Commit") {
-    throw new NotACommitError(
-      repo,
-      commitExpression,
-      { objectType: commit.__typename, tags: peeled.tags },
+      expression: commitExpression,
       context,
-    );
+    });
   }
+  const { commit } = peeledCommit(answered, { repo, expression: commitExpression, context });
 
   const object = repository.object;
   if (!object) {
