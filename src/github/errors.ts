@@ -327,7 +327,8 @@ export class UpstreamError extends GitHubError {
         ? "GitHub could not be reached. Try again in a moment."
         : reason === "unreadable"
           ? "GitHub sent an answer RepoScout could not read. Try again in a moment."
-          : "GitHub had an error answering this. Try again in a moment.",
+          : // SPEC section 2 reads every 5xx as "did not answer in time": say that, and what happened.
+            "GitHub did not answer in time: it failed with a server error. Try again in a moment.",
       context,
     );
   }
