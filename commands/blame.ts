@@ -6,6 +6,7 @@ import type { Services } from "../src/bot/services.js";
 import { ExpiredComponentError, InvalidOptionError } from "../src/errors.js";
 import { formatBlame } from "../src/format/blame.js";
 import { formatThreadSummary, threadName } from "../src/format/error.js";
+import type { NavigationButtons } from "../src/format/message.js";
 import type { BlameAnswer, RepoRef } from "../src/github/types.js";
 import { parseLines, type LineSpan } from "../src/input/linesArgument.js";
 import { parsePath } from "../src/input/pathArgument.js";
@@ -70,7 +71,7 @@ async function render(
   if (start > last) [start, end] = [Math.max(1, last - (end - start)), last];
   end = Math.max(start, Math.min(end, last));
   const size = end - start + 1;
-  const buttons: { previous?: string; next?: string } = {};
+  const buttons: NavigationButtons = {};
   const base = { repo, oid: answer.commit.oid, path: answer.path };
   if (start > 1) {
     const state: BlameButtonState = { ...base, start: Math.max(1, start - size), end: start - 1 };

@@ -7,6 +7,7 @@ import { suggestRepositories } from "../src/answers/autocomplete.js";
 import { ExpiredComponentError, InvalidOptionError } from "../src/errors.js";
 import { formatContributors } from "../src/format/contributors.js";
 import { formatThreadSummary, threadName } from "../src/format/error.js";
+import type { NavigationButtons } from "../src/format/message.js";
 import type { RepoRef } from "../src/github/types.js";
 import { parseRepoArgument, webHostsOf } from "../src/input/repoArgument.js";
 
@@ -35,7 +36,7 @@ async function render(
 ): Promise<CommandAnswer> {
   const fetched = await services.scout.contributors(guildId, { repo, page: pageNumber });
   const result = fetched.value;
-  const buttons: { previous?: string; next?: string } = {};
+  const buttons: NavigationButtons = {};
   if (result.hasPreviousPage || pageNumber > 1) {
     buttons.previous = `contributors:${await services.buttons.put({ repo, page: Math.max(1, pageNumber - 1) })}`;
   }

@@ -5,6 +5,7 @@ import { parseWith, threadOption } from "../src/bot/commonOptions.js";
 import type { Services } from "../src/bot/services.js";
 import { ExpiredComponentError } from "../src/errors.js";
 import { formatThreadSummary, threadName } from "../src/format/error.js";
+import type { NavigationButtons } from "../src/format/message.js";
 import { formatRepositories } from "../src/format/repositories.js";
 import type { RepositorySort } from "../src/github/types.js";
 import { parseOwner } from "../src/input/repoArgument.js";
@@ -48,7 +49,7 @@ async function page(
     ...(after !== null ? { after } : {}),
   });
   const result = fetched.value;
-  const buttons: { previous?: string; next?: string } = {};
+  const buttons: NavigationButtons = {};
   if (state.cursors.length > 1) {
     buttons.previous = `repos:${await services.buttons.put({ ...state, cursors: state.cursors.slice(0, -1) })}`;
   }

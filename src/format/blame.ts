@@ -23,7 +23,7 @@ import {
   objectUrl,
   shortOid,
   type FormattedMessage,
-  type Freshness,
+  type PagedAnswerMeta,
 } from "./message.js";
 import {
   baseName,
@@ -46,12 +46,7 @@ export interface BlameView {
   requestedLines: boolean;
 }
 
-export interface BlameMeta {
-  freshness: Freshness;
-  now: Date;
-  /** Custom ids of the Previous / Next buttons; a button without one is shown disabled. */
-  buttons?: { previous?: string; next?: string };
-}
+export type BlameMeta = PagedAnswerMeta;
 
 /** Width of the author column in the embed's gutter. */
 const AUTHOR_WIDTH = 10;

@@ -11,7 +11,7 @@ import {
   maskedLink,
   navigationRow,
   type FormattedMessage,
-  type Freshness,
+  type PagedAnswerMeta,
 } from "./message.js";
 import { safeFileName } from "./snippet.js";
 
@@ -22,12 +22,7 @@ export interface ContributorsView {
   repoUrl?: string;
 }
 
-export interface ContributorsMeta {
-  freshness: Freshness;
-  now: Date;
-  /** Custom ids of the Previous / Next buttons; a button without one is shown disabled. */
-  buttons?: { previous?: string; next?: string };
-}
+export type ContributorsMeta = PagedAnswerMeta;
 
 /** GitHub logins are at most 39 characters; anything longer is cut all the same. */
 const LOGIN_WIDTH = 40;

@@ -26,6 +26,19 @@ export interface Freshness {
   fromCache: boolean;
 }
 
+/** Custom ids of the Previous / Next buttons; a button without one is shown disabled. */
+export interface NavigationButtons {
+  previous?: string;
+  next?: string;
+}
+
+/** What every paged answer's formatter needs besides its data. */
+export interface PagedAnswerMeta {
+  freshness: Freshness;
+  now: Date;
+  buttons?: NavigationButtons;
+}
+
 /** Embed colours, one per kind of answer, so a glance tells them apart. */
 export const COLORS = {
   blame: 0xf0883e,

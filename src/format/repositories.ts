@@ -13,7 +13,7 @@ import {
   maskedLink,
   navigationRow,
   type FormattedMessage,
-  type Freshness,
+  type PagedAnswerMeta,
 } from "./message.js";
 import { safeFileName } from "./snippet.js";
 
@@ -24,12 +24,7 @@ export interface RepositoriesView {
   perPage: number;
 }
 
-export interface RepositoriesMeta {
-  freshness: Freshness;
-  now: Date;
-  /** Custom ids of the Previous / Next buttons; a button without one is shown disabled. */
-  buttons?: { previous?: string; next?: string };
-}
+export type RepositoriesMeta = PagedAnswerMeta;
 
 /** Characters of a repository name in the list. */
 const NAME_WIDTH = 100;

@@ -1,10 +1,8 @@
 import { GraphQLClient } from "graphql-request";
 import type { z } from "zod";
-import type { Logger } from "../logger.js";
 import { DOCUMENTS, type OperationName } from "./documents.js";
 import { GitHubUnauthorizedError, UpstreamError, type GitHubErrorContext } from "./errors.js";
 import { requestLevelError } from "./graphqlErrors.js";
-import type { RateLimitBook } from "./rateLimits.js";
 import { graphqlEnvelopeSchema, type GraphQLErrorItem } from "./schemas.js";
 import { exchangeWithRetry, type HttpExchange } from "./transport/exchangeWithRetry.js";
 import {
@@ -15,19 +13,11 @@ import {
   type FailureContext,
 } from "./transport/failureContext.js";
 import { httpFailure, parseJsonBody } from "./transport/httpFailure.js";
+import type { RestTransportOptions } from "./restTransport.js";
 
-export interface GraphQLTransportOptions {
+/** What every transport needs (see RestTransportOptions), plus the GraphQL endpoint. */
+export interface GraphQLTransportOptions extends RestTransportOptions {
   url: string;
-  userAgent: string;
-  fetch: typeof fetch;
-  timeoutMs: number;
-  random: () => number;
-  sleep: (ms: number) => Promise<void>;
-  now: () => Date;
-  logger: Logger;
-  book: RateLimitBook;
-  /** Fail at once, without a request, while the token is under a secondary limit or a lockout. */
-  holdWhileLimited: boolean;
 }
 
 /** One GraphQL call: the operation (its document comes from documents.ts) and its variables. */

@@ -2,6 +2,7 @@ import {
   EmptyRepositoryError,
   NotACommitError,
   RefNotFoundError,
+  RepositoryNotFoundError,
   type GitHubErrorContext,
 } from "../errors.js";
 import { explainNullField } from "../graphqlErrors.js";
@@ -111,4 +112,19 @@ export function peeledCommit<C extends { __typename: "Commit" }>(
     );
   }
   return { commit: object as C, path: peeled.path };
+}
+
+/** Why `repository` came back null: the error GitHub gave there, else "repository not found". */
+export function missingRepository(
+  errors: readonly GraphQLErrorItem[],
+  repo: RepoRef,
+  context: GitHubErrorContext,
+): Error {
+  return explainNullField(
+    errors,
+    ["repository"],
+    context,
+    () => new RepositoryNotFoundError(repo, context),
+    repo,
+  );
 }

@@ -1,4 +1,4 @@
-import { NotAFileError, PathNotFoundError, RepositoryNotFoundError } from "../errors.js";
+import { NotAFileError, PathNotFoundError } from "../errors.js";
 import { errorsUnder, explainNullField } from "../graphqlErrors.js";
 import { blameDataSchema, type BlameData } from "../schemas.js";
 import type { BlameAnswer, BlameRange, RepoRef } from "../types.js";
@@ -10,6 +10,7 @@ import {
   toFileBody,
   toPinnedCommit,
   toRepositoryHeader,
+  missingRepository,
 } from "./answerParts.js";
 import type { Credentials, OperationDeps } from "./operationDeps.js";
 
@@ -47,13 +48,7 @@ export async function fetchBlame(
 
   const repository = data.repository;
   if (!repository) {
-    throw explainNullField(
-      errors,
-      ["repository"],
-      context,
-      () => new RepositoryNotFoundError(repo, context),
-      repo,
-    );
+    throw missingRepository(errors, repo, context);
   }
 
   const answered = repository.object;

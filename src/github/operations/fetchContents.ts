@@ -1,4 +1,4 @@
-import { NotAFileError, PathNotFoundError, RepositoryNotFoundError } from "../errors.js";
+import { NotAFileError, PathNotFoundError } from "../errors.js";
 import { explainNullField } from "../graphqlErrors.js";
 import { contentsDataSchema } from "../schemas.js";
 import type { ContentsAnswer, RepoRef, TreeEntry } from "../types.js";
@@ -9,6 +9,7 @@ import {
   toFileBody,
   toPinnedCommit,
   toRepositoryHeader,
+  missingRepository,
 } from "./answerParts.js";
 import type { Credentials, OperationDeps } from "./operationDeps.js";
 
@@ -45,13 +46,7 @@ export async function fetchContents(
 
   const repository = data.repository;
   if (!repository) {
-    throw explainNullField(
-      errors,
-      ["repository"],
-      context,
-      () => new RepositoryNotFoundError(repo, context),
-      repo,
-    );
+    throw missingRepository(errors, repo, context);
   }
   const answered = repository.commit;
   if (!answered) {

@@ -1,8 +1,6 @@
-import { RepositoryNotFoundError } from "../errors.js";
-import { explainNullField } from "../graphqlErrors.js";
 import { repositoryInfoDataSchema } from "../schemas.js";
 import type { RepoRef, RepositoryInfo } from "../types.js";
-import { toRepositoryHeader } from "./answerParts.js";
+import { missingRepository, toRepositoryHeader } from "./answerParts.js";
 import type { Credentials, OperationDeps } from "./operationDeps.js";
 
 /** A repository's header, whether it is empty, and the commit at the tip of its default branch. */
@@ -19,13 +17,7 @@ export async function fetchRepositoryInfo(
   });
   const repository = data.repository;
   if (!repository) {
-    throw explainNullField(
-      errors,
-      ["repository"],
-      context,
-      () => new RepositoryNotFoundError(repo, context),
-      repo,
-    );
+    throw missingRepository(errors, repo, context);
   }
   return {
     ...toRepositoryHeader(repository),
