@@ -2,14 +2,18 @@
  * `npm run bench`: prints RepoScout's speed figures. Numbers only, never assertions: a busy machine
  * makes them move, and a test that fails on a slow run teaches nothing.
  */
+import { benchCacheBound } from "./cache-bound.js";
 import { benchEndToEnd } from "./end-to-end.js";
 import { benchFormatBlame } from "./format-blame.js";
+import { benchSignIn } from "./signin.js";
 import { benchStandinBlame } from "./standin-blame.js";
 
 const sections: Array<[string, () => Promise<string[]>]> = [
   ["GitHub stand-in", benchStandinBlame],
   ["Formatting", benchFormatBlame],
+  ["Cache bound (LRU bookkeeping)", benchCacheBound],
   ["End to end (real discord.js client, both stand-ins)", benchEndToEnd],
+  ["Sign-in (user-token vault, sandbox /login)", benchSignIn],
 ];
 
 for (const [title, run] of sections) {

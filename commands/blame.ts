@@ -13,6 +13,7 @@ import { parsePath } from "../src/input/pathArgument.js";
 import { parseRef } from "../src/input/refArgument.js";
 import { parseRepoArgument, webHostsOf } from "../src/input/repoArgument.js";
 import { autocompleteRepoAndPath } from "../src/answers/autocomplete.js";
+import type { Fetched } from "../src/answers/scout.js";
 import { firstExistingSplit } from "../src/answers/urlSplits.js";
 
 /** Lines shown when none are asked for. */
@@ -57,12 +58,12 @@ function lineCountOf(answer: BlameAnswer): number {
 }
 
 async function render(
-  answer: BlameAnswer,
+  fetched: Fetched<BlameAnswer>,
   span: LineSpan | undefined,
-  freshness: Parameters<typeof formatBlame>[2]["freshness"],
   services: Services,
   repo: RepoRef,
 ): Promise<CommandAnswer> {
+  const { value: answer, freshness } = fetched;
   const total = lineCountOf(answer);
   const last = Math.max(total, 1);
   let start = span?.start ?? 1;
@@ -92,6 +93,7 @@ async function render(
     message,
     threadName: threadName("blame", subject),
     summary: formatThreadSummary("blame", subject),
+    ...(fetched.privacy ? { privacy: fetched.privacy } : {}),
   };
 }
 
@@ -138,7 +140,7 @@ export const command: CommandModule<BlameArgs> = {
   },
   async execute(args, request: CommandRequest, services) {
     const blameAt = (ref: string | undefined) =>
-      services.scout.blame(request.guildId, {
+      services.scout.blame(request, {
         repo: args.repo,
         path: args.path,
         ...(ref !== undefined ? { ref } : {}),
@@ -149,15 +151,15 @@ export const command: CommandModule<BlameArgs> = {
           (split) => blameAt(split.ref),
         )
       : await blameAt(args.ref);
-    return render(fetched.value, args.lines, fetched.freshness, services, args.repo);
+    return render(fetched, args.lines, services, args.repo);
   },
   async button(context, services) {
     const key = context.customId.slice("blame:".length);
     const state = buttonStateSchema.safeParse(await services.buttons.get(key));
     if (!state.success) throw new ExpiredComponentError("blame");
     const { repo, oid, path, start, end } = state.data;
-    const fetched = await services.scout.blame(context.request.guildId, { repo, ref: oid, path });
-    return render(fetched.value, { start, end }, fetched.freshness, services, repo);
+    const fetched = await services.scout.blame(context.request, { repo, ref: oid, path });
+    return render(fetched, { start, end }, services, repo);
   },
   autocomplete: autocompleteRepoAndPath,
 };

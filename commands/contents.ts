@@ -76,7 +76,7 @@ export const command: CommandModule<ContentsArgs> = {
   },
   async execute(args, request, services) {
     const contentsAt = (ref: string | undefined, path: string) =>
-      services.scout.contents(request.guildId, {
+      services.scout.contents(request, {
         repo: args.repo,
         path,
         ...(ref !== undefined ? { ref } : {}),
@@ -94,6 +94,7 @@ export const command: CommandModule<ContentsArgs> = {
       ),
       threadName: threadName("contents", subject),
       summary: formatThreadSummary("contents", subject),
+      ...(fetched.privacy ? { privacy: fetched.privacy } : {}),
     };
   },
   autocomplete: autocompleteRepoAndPath,

@@ -8,6 +8,7 @@ import { ExpiredComponentError, InvalidOptionError } from "../src/errors.js";
 import { formatContributors } from "../src/format/contributors.js";
 import { formatThreadSummary, threadName } from "../src/format/error.js";
 import type { NavigationButtons } from "../src/format/message.js";
+import type { Asker } from "../src/answers/scout.js";
 import type { RepoRef } from "../src/github/types.js";
 import { parseRepoArgument, webHostsOf } from "../src/input/repoArgument.js";
 
@@ -31,10 +32,10 @@ const rawSchema = z.object({
 async function render(
   repo: RepoRef,
   pageNumber: number,
-  guildId: string | null,
+  asker: Asker,
   services: Services,
 ): Promise<CommandAnswer> {
-  const fetched = await services.scout.contributors(guildId, { repo, page: pageNumber });
+  const fetched = await services.scout.contributors(asker, { repo, page: pageNumber });
   const result = fetched.value;
   const buttons: NavigationButtons = {};
   if (result.hasPreviousPage || pageNumber > 1) {
@@ -52,6 +53,7 @@ async function render(
     ),
     threadName: threadName("contributors", subject),
     summary: formatThreadSummary("contributors", subject),
+    ...(fetched.privacy ? { privacy: fetched.privacy } : {}),
   };
 }
 
@@ -88,16 +90,16 @@ export const command: CommandModule<ContributorsArgs> = {
     };
   },
   execute(args, request, services) {
-    return render(args.repo, args.page, request.guildId, services);
+    return render(args.repo, args.page, request, services);
   },
   async button(context, services) {
     const state = buttonStateSchema.safeParse(
       await services.buttons.get(context.customId.slice("contributors:".length)),
     );
     if (!state.success) throw new ExpiredComponentError("contributors");
-    return render(state.data.repo, state.data.page, context.request.guildId, services);
+    return render(state.data.repo, state.data.page, context.request, services);
   },
   async autocomplete(focused, _options, request, services) {
-    return focused.name === "repo" ? suggestRepositories(focused.value, request.guildId, services) : [];
+    return focused.name === "repo" ? suggestRepositories(focused.value, request, services) : [];
   },
 };

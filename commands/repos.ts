@@ -7,6 +7,7 @@ import { ExpiredComponentError } from "../src/errors.js";
 import { formatThreadSummary, threadName } from "../src/format/error.js";
 import type { NavigationButtons } from "../src/format/message.js";
 import { formatRepositories } from "../src/format/repositories.js";
+import type { Asker } from "../src/answers/scout.js";
 import type { RepositorySort } from "../src/github/types.js";
 import { parseOwner } from "../src/input/repoArgument.js";
 
@@ -36,13 +37,9 @@ const rawSchema = z.object({
   thread: z.boolean().optional(),
 });
 
-async function page(
-  state: ReposButtonState,
-  guildId: string | null,
-  services: Services,
-): Promise<CommandAnswer> {
+async function page(state: ReposButtonState, asker: Asker, services: Services): Promise<CommandAnswer> {
   const after = state.cursors.at(-1) ?? null;
-  const fetched = await services.scout.repositories(guildId, {
+  const fetched = await services.scout.repositories(asker, {
     login: state.owner,
     first: REPOS_PER_PAGE,
     sort: state.sort,
@@ -65,6 +62,7 @@ async function page(
     ),
     threadName: threadName("repos", subject),
     summary: formatThreadSummary("repos", subject),
+    ...(fetched.privacy ? { privacy: fetched.privacy } : {}),
   };
 }
 
@@ -106,13 +104,13 @@ export const command: CommandModule<ReposArgs> = {
     };
   },
   execute(args, request, services) {
-    return page({ owner: args.owner, sort: args.sort, cursors: [null] }, request.guildId, services);
+    return page({ owner: args.owner, sort: args.sort, cursors: [null] }, request, services);
   },
   async button(context, services) {
     const state = buttonStateSchema.safeParse(
       await services.buttons.get(context.customId.slice("repos:".length)),
     );
     if (!state.success) throw new ExpiredComponentError("repos");
-    return page(state.data, context.request.guildId, services);
+    return page(state.data, context.request, services);
   },
 };

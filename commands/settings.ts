@@ -6,16 +6,26 @@ import {
 import { z } from "zod";
 import type { CommandModule } from "../src/bot/commandModule.js";
 import { parseWith } from "../src/bot/commonOptions.js";
+import { formatSettings } from "../src/format/settings.js";
 import { formatNotice } from "../src/format/whoami.js";
 
-interface SettingsArgs {
-  subcommand: "threads";
-  enabled: boolean;
-}
+type SettingsArgs =
+  | { subcommand: "threads"; enabled: boolean }
+  | { subcommand: "private-answers"; "in-channel": boolean }
+  | { subcommand: "show" };
 
-const rawSchema = z.object({ subcommand: z.literal("threads"), enabled: z.boolean() });
+const rawSchema = z.discriminatedUnion("subcommand", [
+  z.object({ subcommand: z.literal("threads"), enabled: z.boolean() }),
+  z.object({ subcommand: z.literal("private-answers"), "in-channel": z.boolean() }),
+  z.object({ subcommand: z.literal("show") }),
+]);
 
-/** `/settings threads enabled:<bool>`: whether answers go into threads by default. */
+/**
+ * `/settings threads enabled:<bool>`: whether answers go into threads by default;
+ * `/settings private-answers in-channel:<bool>`: whether answers from private repositories are
+ * posted in the channels (marked as private) or shown to the asker only (SPEC section 4);
+ * `/settings show`: every setting of the server and the token origin in effect.
+ */
 export const command: CommandModule<SettingsArgs> = {
   data: {
     type: ApplicationCommandType.ChatInput,
@@ -37,19 +47,66 @@ export const command: CommandModule<SettingsArgs> = {
           },
         ],
       },
+      {
+        type: ApplicationCommandOptionType.Subcommand,
+        name: "private-answers",
+        description: "Where answers from private repositories are shown",
+        options: [
+          {
+            type: ApplicationCommandOptionType.Boolean,
+            name: "in-channel",
+            description: "true: posted in the channel, marked private; false: to the asker only",
+            required: true,
+          },
+        ],
+      },
+      {
+        type: ApplicationCommandOptionType.Subcommand,
+        name: "show",
+        description: "Show every setting of this server and the token in effect",
+      },
     ],
   },
   adminOnly: true,
   ephemeral: true,
   parse: (options) => parseWith(rawSchema, options),
   async execute(args, request, services) {
-    await services.settings.setThreads(request.guildId as string, args.enabled);
-    return {
-      message: formatNotice(
-        args.enabled
-          ? "Answers in this server now go into a new thread, unless a command is given `thread:false`."
-          : "Answers in this server now come in place, unless a command is given `thread:true`.",
-      ),
-    };
+    const guildId = request.guildId as string;
+    switch (args.subcommand) {
+      case "threads":
+        await services.settings.setThreads(guildId, args.enabled);
+        return {
+          message: formatNotice(
+            args.enabled
+              ? "Answers in this server now go into a new thread, unless a command is given `thread:false`."
+              : "Answers in this server now come in place, unless a command is given `thread:true`.",
+          ),
+        };
+      case "private-answers":
+        await services.settings.setPrivateAnswersInChannel(guildId, args["in-channel"]);
+        request.logger.info({ inChannel: args["in-channel"] }, "private answers setting changed");
+        return {
+          message: formatNotice(
+            args["in-channel"]
+              ? "🔒 Answers from private or internal repositories are now posted in this server's channels, marked as private, and may go into threads. Anyone who can read the channel reads them."
+              : "🔒 Answers from private or internal repositories are now shown only to the person who asked, never in a channel or a thread.",
+          ),
+        };
+      case "show": {
+        const [settings, origin, serverToken] = await Promise.all([
+          services.settings.read(guildId),
+          services.scout.tokenOrigin(request),
+          services.tokenAdmin.status(guildId).catch(() => null),
+        ]);
+        return {
+          message: formatSettings({
+            ...settings,
+            origin,
+            serverTokenLogin: origin === "server" ? serverToken?.login : undefined,
+            defaultTokenAllowPrivate: services.config.github.defaultTokenAllowPrivate,
+          }),
+        };
+      }
+    }
   },
 };

@@ -95,7 +95,7 @@ export const command: CommandModule<TokenArgs> = {
     }
     if (args.subcommand === "status") {
       const status = await services.tokenAdmin.status(guildId);
-      const rateLimit = status ? ((await services.scout.rateLimit(guildId)) ?? null) : null;
+      const rateLimit = status ? ((await services.scout.rateLimit(request)) ?? null) : null;
       return {
         message: formatTokenStatus(status ? { ...status, rateLimit } : null, { now: services.now() }),
       };

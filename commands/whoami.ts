@@ -11,7 +11,7 @@ export const command: CommandModule<Record<string, never>> = {
   },
   parse: () => ({}),
   async execute(_args, request, services) {
-    const fetched = await services.scout.viewer(request.guildId);
+    const fetched = await services.scout.viewer(request);
     return {
       message: formatWhoami(fetched.value, {
         origin: fetched.origin,

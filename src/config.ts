@@ -42,6 +42,39 @@ const redisUrl = z
   .trim()
   .refine((value) => /^rediss?:\/\/.+/.test(value), "must be a redis:// or rediss:// URL");
 
+/** `true`/`false` (also 1/0, yes/no), as a person writes it in a .env file. */
+const booleanFlag = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((value) => ["true", "false", "1", "0", "yes", "no"].includes(value), "must be true or false")
+  .transform((value) => value === "true" || value === "1" || value === "yes");
+
+/** An Ed25519 public key as the developer portal shows it: 32 bytes in hex. */
+const publicKeyHex = z
+  .string()
+  .trim()
+  .regex(/^[0-9a-fA-F]{64}$/, "must be the application's public key: 64 hex characters")
+  .transform((value) => value.toLowerCase());
+
+/** A shard id list as `DISCORD_SHARDS` takes it: `0,1` or `0-3` (or both: `0-3,6`). */
+const shardList = z
+  .string()
+  .trim()
+  .regex(/^\d+(-\d+)?(\s*,\s*\d+(-\d+)?)*$/, "must be shard ids like 0,1 or 0-3")
+  .transform((value, context) => {
+    const ids = new Set<number>();
+    for (const part of value.split(",")) {
+      const [from, to = from] = part.trim().split("-").map(Number) as [number, number?];
+      if (to < from) {
+        context.addIssue({ code: "custom", message: `the range ${part.trim()} runs backwards` });
+        return z.NEVER;
+      }
+      for (let id = from; id <= to && ids.size <= 1024; id += 1) ids.add(id);
+    }
+    return [...ids].sort((a, b) => a - b);
+  });
+
 const logLevel = z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]);
 
 /** Unset or empty variables both count as "not given", as dotenv leaves empty strings. */
@@ -69,7 +102,27 @@ const envSchema = z.object({
     (value) => (typeof value === "string" ? value.trim().toLowerCase() || undefined : value),
     logLevel.default("info"),
   ),
+  GITHUB_WEB_URL: z.preprocess(blankAsUndefined, httpUrl.optional()),
+  GITHUB_OAUTH_CLIENT_ID: z.preprocess(
+    blankAsUndefined,
+    z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9._-]{1,100}$/, "must be the client id of an OAuth app or GitHub App")
+      .optional(),
+  ),
+  GITHUB_OAUTH_CLIENT_SECRET: optionalString,
+  GITHUB_TOKEN_ALLOW_PRIVATE: z.preprocess(blankAsUndefined, booleanFlag.default(false)),
+  DEFAULT_TOKEN_SHARE: z.preprocess(blankAsUndefined, z.coerce.number().min(0).max(1).default(0.2)),
+  CACHE_MAX_MB: z.preprocess(blankAsUndefined, z.coerce.number().min(1).max(1_048_576).default(512)),
+  DISCORD_PUBLIC_KEY: z.preprocess(blankAsUndefined, publicKeyHex.optional()),
+  HTTP_PORT: z.preprocess(blankAsUndefined, z.coerce.number().int().min(0).max(65_535).optional()),
+  DISCORD_SHARDS: z.preprocess(blankAsUndefined, shardList.optional()),
+  DISCORD_SHARD_COUNT: z.preprocess(blankAsUndefined, z.coerce.number().int().min(1).max(65_536).optional()),
 });
+
+/** Port of the bot's HTTP server in HTTP mode when `HTTP_PORT` is not set (SPEC section 5). */
+export const DEFAULT_HTTP_PORT = 8080;
 
 /** The validated configuration. URLs carry no trailing slash. */
 export interface Config {
@@ -80,6 +133,16 @@ export interface Config {
     guildId: string | undefined;
     /** REST base without the version, as discord.js's `rest.api` option takes it. */
     apiUrl: string;
+    /**
+     * The application's Ed25519 public key (hex). Set: interactions arrive over HTTP at
+     * `POST /interactions` and no gateway connection is opened.
+     */
+    publicKey: string | undefined;
+    /**
+     * Gateway mode: the shards this process runs out of `count`. Both undefined: every shard in
+     * one process, as many as Discord recommends.
+     */
+    shards: { ids: number[] | undefined; count: number | undefined };
   };
   github: {
     /** The default token, used when a server has none of its own. */
@@ -88,8 +151,14 @@ export interface Config {
     apiUrl: string;
     /** GraphQL v4 endpoint. */
     graphqlUrl: string;
-    /** Where people read repositories in a browser (github.com, or the Enterprise host). */
+    /** Where people read repositories in a browser and sign in (github.com, or the Enterprise host). */
     webUrl: string;
+    /** The registered OAuth app or GitHub App behind `/login`; clientId undefined: no sign-in. */
+    oauth: { clientId: string | undefined; clientSecret: string | undefined };
+    /** Whether the default token may read private repositories (GITHUB_TOKEN_ALLOW_PRIVATE). */
+    defaultTokenAllowPrivate: boolean;
+    /** The share (0..1) of the default token's hourly budget one server or user may spend. */
+    defaultTokenShare: number;
   };
   tokens: {
     /** 32-byte AES-256-GCM key for server tokens; absent until an operator (or the sandbox) sets one. */
@@ -102,7 +171,11 @@ export interface Config {
   cache: {
     /** Lifetime of answers that follow a branch or a list (ref resolution, repositories, contributors). */
     shortTtlSeconds: number;
+    /** Bound of the answer cache, in megabytes (least recently used answers are evicted). */
+    maxMb: number;
   };
+  /** The bot's HTTP server; port undefined: none (gateway mode without HTTP_PORT). */
+  http: { port: number | undefined };
   logLevel: z.infer<typeof logLevel>;
 }
 
@@ -153,18 +226,53 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     );
   }
   const e = parsed.data;
+  const problems: Array<{ variable: string; message: string }> = [];
+  if (e.DISCORD_SHARDS && e.DISCORD_SHARD_COUNT === undefined) {
+    problems.push({
+      variable: "DISCORD_SHARDS",
+      message: "needs DISCORD_SHARD_COUNT, the total every process uses",
+    });
+  }
+  const tooHigh = e.DISCORD_SHARDS?.find(
+    (id) => e.DISCORD_SHARD_COUNT !== undefined && id >= e.DISCORD_SHARD_COUNT,
+  );
+  if (tooHigh !== undefined) {
+    problems.push({
+      variable: "DISCORD_SHARDS",
+      message: `shard ${tooHigh} is not below DISCORD_SHARD_COUNT (${e.DISCORD_SHARD_COUNT})`,
+    });
+  }
+  if (e.DISCORD_PUBLIC_KEY && (e.DISCORD_SHARDS || e.DISCORD_SHARD_COUNT !== undefined)) {
+    problems.push({
+      variable: "DISCORD_SHARDS",
+      message:
+        "applies to the gateway; with DISCORD_PUBLIC_KEY interactions come over HTTP and no shard runs",
+    });
+  }
+  if (e.GITHUB_OAUTH_CLIENT_SECRET && !e.GITHUB_OAUTH_CLIENT_ID) {
+    problems.push({
+      variable: "GITHUB_OAUTH_CLIENT_SECRET",
+      message: "is set without GITHUB_OAUTH_CLIENT_ID, the app it belongs to",
+    });
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
   return {
     discord: {
       token: e.DISCORD_TOKEN,
       clientId: e.DISCORD_CLIENT_ID,
       guildId: e.DISCORD_GUILD_ID,
       apiUrl: e.DISCORD_API_URL,
+      publicKey: e.DISCORD_PUBLIC_KEY,
+      shards: { ids: e.DISCORD_SHARDS, count: e.DISCORD_SHARD_COUNT },
     },
     github: {
       defaultToken: e.GITHUB_TOKEN,
       apiUrl: e.GITHUB_API_URL,
       graphqlUrl: e.GITHUB_GRAPHQL_URL ?? graphqlUrlFromRestUrl(e.GITHUB_API_URL),
-      webUrl: webUrlFromRestUrl(e.GITHUB_API_URL),
+      webUrl: e.GITHUB_WEB_URL ?? webUrlFromRestUrl(e.GITHUB_API_URL),
+      oauth: { clientId: e.GITHUB_OAUTH_CLIENT_ID, clientSecret: e.GITHUB_OAUTH_CLIENT_SECRET },
+      defaultTokenAllowPrivate: e.GITHUB_TOKEN_ALLOW_PRIVATE,
+      defaultTokenShare: e.DEFAULT_TOKEN_SHARE,
     },
     tokens: {
       encryptionKey: e.TOKEN_ENCRYPTION_KEY ? Buffer.from(e.TOKEN_ENCRYPTION_KEY, "base64") : undefined,
@@ -174,7 +282,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     },
     dataDir: e.DATA_DIR,
     redisUrl: e.REDIS_URL,
-    cache: { shortTtlSeconds: e.CACHE_SHORT_TTL_SECONDS },
+    cache: { shortTtlSeconds: e.CACHE_SHORT_TTL_SECONDS, maxMb: e.CACHE_MAX_MB },
+    http: { port: e.HTTP_PORT ?? (e.DISCORD_PUBLIC_KEY ? DEFAULT_HTTP_PORT : undefined) },
     logLevel: e.LOG_LEVEL,
   };
 }

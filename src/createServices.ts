@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createButtonStateStore } from "./bot/buttonState.js";
 import type { Services, TokenAdminService } from "./bot/services.js";
+import { createLatestOnly } from "./answers/latestOnly.js";
 import { createRecentRepositories } from "./answers/recentRepositories.js";
 import { createScout } from "./answers/createScout.js";
 import { createAnswerCache } from "./cache/answerCache.js";
@@ -13,12 +14,25 @@ import {
   type GitHubClient,
   type GitHubClientOptions,
 } from "./github/index.js";
+import { userAgentFor } from "./github/client.js";
+import { createGitHubOAuth, renewerFor } from "./signin/githubOAuth.js";
+import { createSignInService } from "./signin/signInService.js";
 import { UserFacingError } from "./errors.js";
 import type { Logger } from "./logger.js";
+import {
+  TOKEN_CHECK_WINDOW_MS,
+  TOKEN_CHECKS_PER_WINDOW,
+  TokenChecksExhaustedError,
+  createAttemptLimit,
+} from "./tokens/attemptLimit.js";
+import { createDefaultTokenShare } from "./tokens/defaultTokenShare.js";
 import { loadFingerprintKey, tokenFingerprint } from "./tokens/fingerprint.js";
 import { createGuildSettings } from "./tokens/guildSettings.js";
+import { createMemoryShareCounters } from "./tokens/shareCounters.js";
 import { createTokenResolver } from "./tokens/tokenResolver.js";
 import { createTokenVault, VaultKeyMissingError, type TokenVault } from "./tokens/tokenVault.js";
+import { createUserTokens } from "./tokens/userTokens.js";
+import { createUserTokenVault } from "./tokens/userTokenVault.js";
 
 /** `/token set` with a token GitHub does not accept: nothing is stored. */
 export class TokenRejectedError extends UserFacingError {
@@ -55,23 +69,57 @@ export async function createServices(
   options: {
     memoryStores?: boolean;
     now?: () => Date;
+    /** The answer cache's clock (epoch ms); tests move it to expire entries without waiting. */
+    cacheNow?: () => number;
     storePrefix?: string;
     /** Overrides of the GitHub client's options (tests: a fetch, a shorter deadline...). */
     client?: Partial<
       Pick<GitHubClientOptions, "fetch" | "timeoutMs" | "holdWhileLimited" | "sleep" | "random">
     >;
+    /**
+     * Where GitHub's sign-in endpoints are, when not on `config.github.webUrl`: the sandbox keeps
+     * its links on github.com while its stand-in serves the sign-in on its own address.
+     */
+    signInWebUrl?: string;
   } = {},
 ): Promise<RunningServices> {
   const stores = await openStores({
     dataDir: config.dataDir,
     redisUrl: config.redisUrl,
     logger,
+    cacheMaxBytes: config.cache.maxMb * 1024 * 1024,
     ...(options.memoryStores ? { memory: true } : {}),
     ...(options.storePrefix ? { prefix: options.storePrefix } : {}),
   });
   const encryptionKey = config.tokens.encryptionKey;
   const fingerprintKey = await loadFingerprintKey({ encryptionKey, dataDir: config.dataDir });
   const fingerprint = (token: string): string => tokenFingerprint(fingerprintKey, token);
+  const clock = options.now;
+  const nowMs = clock ? () => clock().getTime() : Date.now;
+  const { clientId, clientSecret } = config.github.oauth;
+  const oauth = clientId
+    ? createGitHubOAuth({
+        webUrl: options.signInWebUrl ?? config.github.webUrl,
+        apiUrl: config.github.apiUrl,
+        clientId,
+        clientSecret,
+        userAgent: userAgentFor(VERSION),
+        now: nowMs,
+        ...(options.client?.fetch ? { fetch: options.client.fetch } : {}),
+      })
+    : undefined;
+  const userTokens = createUserTokens({
+    vault: createUserTokenVault({
+      store: stores.durable("user-tokens"),
+      key: encryptionKey,
+      previousKey: config.tokens.previousEncryptionKey,
+      logger,
+    }),
+    renew: oauth?.hasSecret ? renewerFor(oauth) : undefined,
+    fingerprint,
+    logger,
+    now: nowMs,
+  });
   const github = createGitHubClient({
     graphqlUrl: config.github.graphqlUrl,
     restUrl: config.github.apiUrl,
@@ -79,6 +127,8 @@ export async function createServices(
     logger,
     fingerprint,
     conditionalStore: createEtagStore(stores.cache("etags")),
+    // A person's own token that GitHub refuses ends their sign-in, and they read so.
+    onUnauthorized: (refused) => userTokens.refused(refused),
     ...options.client,
   });
   const vault = createTokenVault({
@@ -89,6 +139,7 @@ export async function createServices(
   });
   const tokens = createTokenResolver({
     vault,
+    userTokens,
     defaultToken: config.github.defaultToken,
     fingerprintKey,
     logger,
@@ -97,13 +148,26 @@ export async function createServices(
     store: stores.cache,
     logger,
     shortTtlMs: config.cache.shortTtlSeconds * 1000,
+    ...(options.cacheNow ? { now: options.cacheNow } : {}),
   });
   const recent = createRecentRepositories();
+  // Fair use of the default token: its budget, as GitHub last reported it, is shared out.
+  const defaultFingerprint = config.github.defaultToken ? fingerprint(config.github.defaultToken) : undefined;
+  const share = createDefaultTokenShare({
+    share: config.github.defaultTokenShare,
+    counters: createMemoryShareCounters(),
+    budget: (resource) => (defaultFingerprint ? github.rateLimit(defaultFingerprint, resource) : undefined),
+    logger,
+  });
+  const tokenChecks = createAttemptLimit({ max: TOKEN_CHECKS_PER_WINDOW, windowMs: TOKEN_CHECK_WINDOW_MS });
   const tokenAdmin: TokenAdminService = {
     canStore: vault.canStore,
     async verifyAndStore(guildId, token, setBy) {
       // Say "no key" before spending a request on a token that could not be kept anyway.
       if (!vault.canStore) throw new VaultKeyMissingError();
+      // A server may not turn the bot into a token tester: 5 checks per 10 minutes, then none sent.
+      const retryAt = await tokenChecks.take(guildId);
+      if (retryAt) throw new TokenChecksExhaustedError(retryAt);
       const viewer = await github.viewer(token).catch((error: unknown) => {
         if (error instanceof GitHubUnauthorizedError) throw new TokenRejectedError({ cause: error });
         throw error;
@@ -122,11 +186,26 @@ export async function createServices(
   const services: Services = {
     config,
     logger,
-    scout: createScout({ github, cache, tokens, recent }),
+    scout: createScout({
+      github,
+      cache,
+      tokens,
+      recent,
+      share,
+      defaultTokenAllowPrivate: config.github.defaultTokenAllowPrivate,
+    }),
     settings: createGuildSettings(stores.durable("settings"), logger),
     tokenAdmin,
+    signIn: createSignInService({
+      oauth,
+      userTokens,
+      github,
+      webUrl: config.github.webUrl,
+      logger,
+      now: nowMs,
+    }),
     buttons: createButtonStateStore(stores.ephemeral("buttons")),
-    recent,
+    lookups: createLatestOnly(),
     now: options.now ?? (() => new Date()),
   };
   return { services, github, vault, stores, close: () => stores.close() };

@@ -55,8 +55,7 @@ async function main(): Promise<void> {
   }
   if (!config.discord.token) {
     const { runSandboxChat } = await import("./sandbox/chat.js");
-    await runSandboxChat(config);
-    return;
+    process.exit(await runSandboxChat(config));
   }
   const logger = createLogger({ level: config.logLevel });
   try {

@@ -97,6 +97,74 @@ describe("loadConfig", () => {
   });
 });
 
+describe("sign-in, privacy, cache bound and transports (SPEC section 5)", () => {
+  it("defaults: no sign-in, public-only default token, a 0.2 share, 512 MB, gateway with every shard", () => {
+    const config = loadConfig({});
+    expect(config.github.oauth).toEqual({ clientId: undefined, clientSecret: undefined });
+    expect(config.github.defaultTokenAllowPrivate).toBe(false);
+    expect(config.github.defaultTokenShare).toBe(0.2);
+    expect(config.cache.maxMb).toBe(512);
+    expect(config.discord.publicKey).toBeUndefined();
+    expect(config.discord.shards).toEqual({ ids: undefined, count: undefined });
+    expect(config.http.port).toBeUndefined();
+  });
+
+  it("reads every variable in the forms a .env file holds", () => {
+    const publicKey = "AB".repeat(32);
+    const config = loadConfig({
+      GITHUB_WEB_URL: "https://ghe.corp/",
+      GITHUB_OAUTH_CLIENT_ID: "Iv1.0123456789abcdef",
+      GITHUB_OAUTH_CLIENT_SECRET: "s3cret",
+      GITHUB_TOKEN_ALLOW_PRIVATE: "TRUE",
+      DEFAULT_TOKEN_SHARE: "0.5",
+      CACHE_MAX_MB: "64",
+      DISCORD_PUBLIC_KEY: publicKey,
+    });
+    expect(config.github.webUrl).toBe("https://ghe.corp");
+    expect(config.github.oauth).toEqual({ clientId: "Iv1.0123456789abcdef", clientSecret: "s3cret" });
+    expect(config.github.defaultTokenAllowPrivate).toBe(true);
+    expect(config.github.defaultTokenShare).toBe(0.5);
+    expect(config.cache.maxMb).toBe(64);
+    expect(config.discord.publicKey).toBe("ab".repeat(32));
+    // HTTP mode listens on 8080 unless told otherwise.
+    expect(config.http.port).toBe(8080);
+    expect(loadConfig({ DISCORD_PUBLIC_KEY: publicKey, HTTP_PORT: "9000" }).http.port).toBe(9000);
+    expect(loadConfig({ HTTP_PORT: "9100" }).http.port).toBe(9100);
+  });
+
+  it("reads shard lists and ranges out of a total", () => {
+    expect(loadConfig({ DISCORD_SHARDS: "0,1", DISCORD_SHARD_COUNT: "4" }).discord.shards).toEqual({
+      ids: [0, 1],
+      count: 4,
+    });
+    expect(loadConfig({ DISCORD_SHARDS: "4-6, 2", DISCORD_SHARD_COUNT: "8" }).discord.shards.ids).toEqual([
+      2, 4, 5, 6,
+    ]);
+  });
+
+  it("refuses what cannot work, by name", () => {
+    const problems = problemsOf({
+      DISCORD_SHARDS: "0,5",
+      DISCORD_SHARD_COUNT: "4",
+      DEFAULT_TOKEN_SHARE: "1.5",
+      GITHUB_TOKEN_ALLOW_PRIVATE: "maybe",
+      DISCORD_PUBLIC_KEY: "not-hex",
+      CACHE_MAX_MB: "0",
+    }).map((problem) => problem.variable);
+    expect(problems.sort()).toEqual(
+      ["CACHE_MAX_MB", "DEFAULT_TOKEN_SHARE", "DISCORD_PUBLIC_KEY", "GITHUB_TOKEN_ALLOW_PRIVATE"].sort(),
+    );
+    expect(problemsOf({ DISCORD_SHARDS: "0,5", DISCORD_SHARD_COUNT: "4" })[0]?.message).toMatch(
+      /shard 5 is not below DISCORD_SHARD_COUNT/,
+    );
+    expect(problemsOf({ DISCORD_SHARDS: "0" })[0]?.message).toMatch(/needs DISCORD_SHARD_COUNT/);
+    expect(problemsOf({ GITHUB_OAUTH_CLIENT_SECRET: "x" })[0]?.variable).toBe("GITHUB_OAUTH_CLIENT_SECRET");
+    expect(problemsOf({ DISCORD_PUBLIC_KEY: "ab".repeat(32), DISCORD_SHARD_COUNT: "2" })[0]?.variable).toBe(
+      "DISCORD_SHARDS",
+    );
+  });
+});
+
 describe("URL derivation", () => {
   it.each([
     ["https://api.github.com", "https://api.github.com/graphql", "https://github.com"],

@@ -1,5 +1,6 @@
 import type { APIApplicationCommandOptionChoice } from "discord-api-types/v10";
 import type { Services } from "../bot/services.js";
+import type { Asker } from "./scout.js";
 import { parseRef } from "../input/refArgument.js";
 import { parseRepoArgument, webHostsOf } from "../input/repoArgument.js";
 
@@ -18,18 +19,20 @@ function compact<T>(items: ReadonlyArray<T | null>): T[] {
 }
 
 /**
- * Suggestions for a `repo` option: the repositories recently asked about in this server first,
+ * Suggestions for a `repo` option: the repositories recently read with the asker's token first,
  * then the typed owner's repositories (most recently pushed first) whose name matches what follows
  * the slash.
  */
 export async function suggestRepositories(
   typed: string,
-  guildId: string | null,
+  asker: Asker,
   services: Services,
 ): Promise<APIApplicationCommandOptionChoice[]> {
   const text = typed.trim();
   const lower = text.toLowerCase();
-  const recent = services.recent.list(guildId).filter((name) => name.toLowerCase().includes(lower));
+  const recent = (await services.scout.recentRepositories(asker)).filter((name) =>
+    name.toLowerCase().includes(lower),
+  );
   const suggestions = new Map<string, APIApplicationCommandOptionChoice>();
   for (const name of recent) {
     const item = choice(`${name} (recent)`, name);
@@ -40,9 +43,12 @@ export async function suggestRepositories(
   const partial = slash === -1 ? "" : text.slice(slash + 1).toLowerCase();
   if (/^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/.test(owner) && !text.includes("://")) {
     // What is typed is often not an owner yet ("widg" on the way to a recent "demo/widgets"): a
-    // lookup that fails must not take the recent matches down with it.
-    const fetched = await services.scout
-      .repositories(guildId, { login: owner, first: 100, sort: "pushed" })
+    // lookup that fails must not take the recent matches down with it. Only the user's latest
+    // keystroke goes upstream; the owner's list is cached, so "demo/w", "demo/wi"... reuse it.
+    const fetched = await services.lookups
+      .run(asker.userId, () =>
+        services.scout.repositories(asker, { login: owner, first: 100, sort: "pushed" }),
+      )
       .catch(() => null);
     const matches = (fetched?.value.repositories ?? []).filter((repo) =>
       repo.name.toLowerCase().includes(partial),
@@ -68,7 +74,7 @@ export async function suggestRepositories(
 export async function suggestPaths(
   repoText: string,
   typed: string,
-  guildId: string | null,
+  asker: Asker,
   services: Services,
   refText?: string,
 ): Promise<APIApplicationCommandOptionChoice[]> {
@@ -86,11 +92,15 @@ export async function suggestPaths(
   const folder = cut === -1 ? "" : text.slice(0, cut);
   const prefix = (cut === -1 ? text : text.slice(cut + 1)).toLowerCase();
   if (folder.split("/").some((segment) => segment === ".." || segment === ".")) return [];
-  const fetched = await services.scout.contents(guildId, {
-    repo: parsed.repo,
-    path: folder,
-    ...(ref !== undefined ? { ref } : {}),
-  });
+  const fetched = await services.lookups.run(asker.userId, () =>
+    services.scout.contents(asker, {
+      repo: parsed.repo,
+      path: folder,
+      ...(ref !== undefined ? { ref } : {}),
+    }),
+  );
+  // A newer keystroke of this user is on its way: Discord shows only the latest answer anyway.
+  if (fetched === undefined) return [];
   if (fetched.value.kind !== "tree") {
     const item = choice(fetched.value.path, fetched.value.path);
     return item ? [item] : [];
@@ -112,11 +122,11 @@ export async function suggestPaths(
 export async function autocompleteRepoAndPath(
   focused: { name: string; value: string },
   options: Readonly<Record<string, string | number | boolean | undefined>>,
-  request: { guildId: string | null },
+  request: Asker,
   services: Services,
 ): Promise<APIApplicationCommandOptionChoice[]> {
-  if (focused.name === "repo") return suggestRepositories(focused.value, request.guildId, services);
+  if (focused.name === "repo") return suggestRepositories(focused.value, request, services);
   if (focused.name !== "path") return [];
   const ref = typeof options.ref === "string" ? options.ref : undefined;
-  return suggestPaths(String(options.repo ?? ""), focused.value, request.guildId, services, ref);
+  return suggestPaths(String(options.repo ?? ""), focused.value, request, services, ref);
 }

@@ -1,10 +1,21 @@
 import type { AnswerCache, CachedAnswer } from "../cache/answerCache.js";
 import type { GitHubClient } from "../github/client.js";
 import { PathNotFoundError } from "../github/errors.js";
+import type { TokenSpend, TokenUse } from "../github/tokenSpend.js";
 import type { BlameAnswer, ContentsAnswer, RepoRef } from "../github/types.js";
-import type { TokenResolver } from "../tokens/tokenResolver.js";
+import type { DefaultTokenShare } from "../tokens/defaultTokenShare.js";
+import type { AnswerPrivacy } from "../format/privacy.js";
+import { MissingTokenError, type ResolvedToken, type TokenResolver } from "../tokens/tokenResolver.js";
+import { createPrivateAccess, listPrivacy, repositoryPrivacy } from "./privateAccess.js";
 import type { RecentRepositories } from "./recentRepositories.js";
-import type { Fetched, Scout } from "./scout.js";
+import type { Asker, Fetched, Scout } from "./scout.js";
+
+/**
+ * The shape version of cached answers that carry a repository: 2 since they carry its
+ * `visibility`. Entries of version 1 (no visibility) are never read, so an answer cached before
+ * is never shown as public, nor taken as private, on a guess.
+ */
+const REPOSITORY_ANSWER_VERSION = 2;
 
 /** A full commit id: an answer asked for by it is pinned from the start. */
 const FULL_OID = /^[0-9a-f]{40}$/i;
@@ -14,37 +25,85 @@ function repoArgs(repo: RepoRef): { owner: string; name: string } {
   return { owner: repo.owner.toLowerCase(), name: repo.name.toLowerCase() };
 }
 
-function fetched<T>(answer: CachedAnswer<T>, origin: Fetched<T>["origin"]): Fetched<T> {
+function fetched<T>(
+  answer: CachedAnswer<T>,
+  origin: Fetched<T>["origin"],
+  privacy?: AnswerPrivacy,
+): Fetched<T> {
   return {
     value: answer.value,
     freshness: { fetchedAt: answer.fetchedAt, fromCache: answer.fromCache },
     origin,
+    ...(privacy ? { privacy } : {}),
   };
 }
 
 /**
  * Creates the Scout: every answer fetched with the token in effect for the server and through the
  * cache, keyed by the token's fingerprint so one server never sees what another's token fetched.
+ * The recent repositories are kept by that fingerprint too.
  *
  * Blame and contents follow a ref (a branch, by default the default branch) but are pinned to the
  * commit it resolves to: the ref's commit lives briefly (`refs`, short TTL), the answer at that
  * commit long (pinned TTL). A cold request is still ONE upstream call: its answer tells both.
+ *
+ * Private code (SPEC section 4, see ./privateAccess.ts): every answer says whether it is private;
+ * the default token reads public repositories only unless `defaultTokenAllowPrivate`; a cached
+ * private answer is served only while the token's access was confirmed within the short TTL. A
+ * refused answer is never stored, and its repository is never remembered for autocomplete.
  */
 export function createScout(options: {
   github: GitHubClient;
   cache: AnswerCache;
   tokens: TokenResolver;
   recent: RecentRepositories;
+  /** Fair use of the default token; absent: not metered. */
+  share?: DefaultTokenShare;
+  /** `GITHUB_TOKEN_ALLOW_PRIVATE`; default false (the default token reads public repositories only). */
+  defaultTokenAllowPrivate?: boolean;
 }): Scout {
-  const { github, cache, tokens, recent } = options;
+  const { github, cache, tokens, recent, share } = options;
+  const privateAccess = createPrivateAccess({
+    github,
+    cache,
+    defaultTokenAllowPrivate: options.defaultTokenAllowPrivate ?? false,
+  });
+
+  /**
+   * Makes one upstream call with the resolved token. With the default token, the asker's server
+   * and the asker must have some of their share left, and what GitHub says the call cost is
+   * counted against both (cache hits never get here: they are free).
+   */
+  async function upstream<T>(
+    asker: Asker,
+    resolved: ResolvedToken,
+    resource: "graphql" | "core",
+    call: (token: TokenUse) => Promise<T>,
+  ): Promise<T> {
+    if (resolved.origin !== "default" || !share) return call(resolved.token);
+    await share.check(asker, resource);
+    const spends: TokenSpend[] = [];
+    try {
+      return await call({ token: resolved.token, onSpend: (spend) => spends.push(spend) });
+    } finally {
+      await share.charge(asker, spends);
+    }
+  }
 
   async function pinnedRead<T extends BlameAnswer | ContentsAnswer>(
     kind: "blame" | "contents",
-    guildId: string | null,
+    asker: Asker,
     args: { repo: RepoRef; ref?: string; path: string },
-    read: (token: string, ref: string | undefined) => Promise<T>,
+    read: (token: TokenUse, ref: string | undefined) => Promise<T>,
   ): Promise<Fetched<T>> {
-    const { token, origin, fingerprint } = await tokens.resolve(guildId);
+    const resolved = await tokens.resolve(asker);
+    const { origin, fingerprint } = resolved;
+    // Checked before anything is stored: a refused answer never reaches the cache.
+    const admitted = async (ref: string | undefined): Promise<T> => {
+      const value = await upstream(asker, resolved, "graphql", (token) => read(token, ref));
+      privateAccess.admit(resolved, value.repository);
+      return value;
+    };
     const repo = repoArgs(args.repo);
     const ref = args.ref ?? "HEAD";
     const refRequest = { kind: "refs", fingerprint, args: { ...repo, ref } } as const;
@@ -55,9 +114,10 @@ export function createScout(options: {
           kind,
           fingerprint,
           ttl: "pinned",
+          version: REPOSITORY_ANSWER_VERSION,
           args: { ...repo, oid, path: args.path },
           fetch: () =>
-            read(token, oid).catch((error: unknown) => {
+            admitted(oid).catch((error: unknown) => {
               // The commit id came from the cache, not from the user: name what they asked for.
               if (!givenOid && error instanceof PathNotFoundError) {
                 throw new PathNotFoundError(args.repo, args.path, args.ref);
@@ -69,9 +129,10 @@ export function createScout(options: {
           kind: `${kind}-by-ref`,
           fingerprint,
           ttl: "short",
+          version: REPOSITORY_ANSWER_VERSION,
           args: { ...repo, ref, path: args.path },
           fetch: async () => {
-            const value = await read(token, args.ref);
+            const value = await admitted(args.ref);
             // One call answered two questions: remember both, each for as long as it holds.
             await Promise.all([
               cache.put({ ...refRequest, ttl: "short" }, value.commit.oid),
@@ -80,6 +141,7 @@ export function createScout(options: {
                   kind,
                   fingerprint,
                   ttl: "pinned",
+                  version: REPOSITORY_ANSWER_VERSION,
                   args: { ...repo, oid: value.commit.oid, path: args.path },
                 },
                 value,
@@ -88,63 +150,110 @@ export function createScout(options: {
             return value;
           },
         });
-    recent.remember(guildId, answer.value.repository.nameWithOwner);
-    return fetched(answer, origin);
+    const privacy = await privateAccess.settle(
+      resolved,
+      args.repo,
+      answer.value.repository,
+      answer.fromCache,
+    );
+    recent.remember(fingerprint, answer.value.repository.nameWithOwner);
+    return fetched(answer, origin, privacy);
   }
 
   return {
-    async viewer(guildId) {
-      const { token, origin, fingerprint } = await tokens.resolve(guildId);
+    async viewer(asker) {
+      const resolved = await tokens.resolve(asker);
+      const { origin, fingerprint } = resolved;
       const answer = await cache.getOrFetch({
         kind: "viewer",
         fingerprint,
         ttl: "short",
         args: {},
-        fetch: () => github.viewer(token),
+        fetch: () => upstream(asker, resolved, "graphql", (token) => github.viewer(token)),
       });
       return fetched(answer, origin);
     },
-    blame(guildId, args) {
-      return pinnedRead("blame", guildId, args, (token, ref) =>
+    blame(asker, args) {
+      return pinnedRead("blame", asker, args, (token, ref) =>
         github.blame(token, { repo: args.repo, path: args.path, ...(ref !== undefined ? { ref } : {}) }),
       );
     },
-    contents(guildId, args) {
-      return pinnedRead("contents", guildId, args, (token, ref) =>
+    contents(asker, args) {
+      return pinnedRead("contents", asker, args, (token, ref) =>
         github.contents(token, { repo: args.repo, path: args.path, ...(ref !== undefined ? { ref } : {}) }),
       );
     },
-    async repositories(guildId, args) {
-      const { token, origin, fingerprint } = await tokens.resolve(guildId);
+    async repositories(asker, args) {
+      const resolved = await tokens.resolve(asker);
+      const { origin, fingerprint } = resolved;
+      // The default token lists public repositories only: GitHub leaves the others out of the
+      // page and the count (`privacy: PUBLIC`).
+      const publicOnly = privateAccess.publicOnly(resolved);
       const answer = await cache.getOrFetch({
         kind: "repositories",
         fingerprint,
         ttl: "short",
+        version: REPOSITORY_ANSWER_VERSION,
         args: {
           login: args.login.toLowerCase(),
           first: args.first,
           after: args.after ?? null,
           sort: args.sort,
+          ...(publicOnly ? { publicOnly } : {}),
         },
-        fetch: () => github.repositories(token, args),
+        fetch: () =>
+          upstream(asker, resolved, "graphql", (token) =>
+            github.repositories(token, { ...args, ...(publicOnly ? { publicOnly } : {}) }),
+          ),
       });
-      return fetched(answer, origin);
+      // A list is short-lived (fetched within the short TTL), so its access needs no re-check.
+      return fetched(answer, origin, listPrivacy(answer.value));
     },
-    async contributors(guildId, args) {
-      const { token, origin, fingerprint } = await tokens.resolve(guildId);
+    async contributors(asker, args) {
+      const resolved = await tokens.resolve(asker);
+      const { origin, fingerprint } = resolved;
+      // REST says nothing of visibility: the cheap GraphQL read goes alongside (and is cached for
+      // the short TTL, so paging costs it once). Awaited inside the fetch, so a refused page is
+      // never stored.
+      const access = privateAccess.access(resolved, args.repo);
+      access.catch(() => undefined);
       const answer = await cache.getOrFetch({
         kind: "contributors",
         fingerprint,
         ttl: "short",
         args: { ...repoArgs(args.repo), page: args.page },
         // Past the short lifetime the client revalidates with If-None-Match: a 304 costs no budget.
-        fetch: () => github.contributors(token, { repo: args.repo, page: args.page }),
+        fetch: async () => {
+          const [page, seen] = await Promise.all([
+            upstream(asker, resolved, "core", (token) =>
+              github.contributors(token, { repo: args.repo, page: args.page }),
+            ),
+            access,
+          ]);
+          privateAccess.admit(resolved, seen);
+          return page;
+        },
       });
-      recent.remember(guildId, `${args.repo.owner}/${args.repo.name}`);
-      return fetched(answer, origin);
+      const seen = await access;
+      privateAccess.admit(resolved, seen);
+      recent.remember(fingerprint, `${args.repo.owner}/${args.repo.name}`);
+      return fetched(answer, origin, repositoryPrivacy(seen));
     },
-    async rateLimit(guildId) {
-      const { fingerprint } = await tokens.resolve(guildId);
+    async tokenOrigin(asker) {
+      try {
+        return (await tokens.resolve(asker)).origin;
+      } catch (error) {
+        if (error instanceof MissingTokenError) return undefined;
+        throw error;
+      }
+    },
+    async recentRepositories(asker) {
+      // No token in effect: nothing was read, so nothing to suggest (and no error in autocomplete).
+      const resolved = await tokens.resolve(asker).catch(() => null);
+      return resolved ? recent.list(resolved.fingerprint) : [];
+    },
+    async rateLimit(asker) {
+      const { fingerprint } = await tokens.resolve(asker);
       return github.rateLimit(fingerprint, "graphql") ?? github.rateLimit(fingerprint);
     },
   };

@@ -1,32 +1,34 @@
+import { LRUCache } from "lru-cache";
+
 /**
- * The repositories recently asked about, per server, for autocomplete ("recent choices first").
+ * The repositories recently asked about, for autocomplete ("recent choices first"), kept per token
+ * in effect (SPEC section 4): the scope is the token's fingerprint, so a private repository's name
+ * read with one person's or one server's token is never suggested to someone reading with another.
  * Process memory only: losing it on restart costs a suggestion, nothing more.
  */
 export interface RecentRepositories {
-  remember(guildId: string | null, nameWithOwner: string): void;
-  /** Most recent first. */
-  list(guildId: string | null): string[];
+  /** Remembers a repository read with the token whose fingerprint is `scope`. */
+  remember(scope: string, nameWithOwner: string): void;
+  /** Most recent first; only what was read with that same token. */
+  list(scope: string): string[];
 }
 
-/** Creates the recent-repositories memory: `perGuild` names for each of up to `guilds` servers. */
-export function createRecentRepositories(perGuild = 10, guilds = 5_000): RecentRepositories {
-  const byGuild = new Map<string, string[]>();
+/**
+ * Creates the recent-repositories memory: `perScope` names for each of up to `scopes` tokens, the
+ * least recently used token's list forgotten first (lru-cache: a bounded map is what it does).
+ */
+export function createRecentRepositories(perScope = 10, scopes = 5_000): RecentRepositories {
+  const byScope = new LRUCache<string, string[]>({ max: scopes });
   return {
-    remember(guildId, nameWithOwner) {
-      const key = guildId ?? "dm";
-      const list = (byGuild.get(key) ?? []).filter(
+    remember(scope, nameWithOwner) {
+      const list = (byScope.get(scope) ?? []).filter(
         (name) => name.toLowerCase() !== nameWithOwner.toLowerCase(),
       );
       list.unshift(nameWithOwner);
-      byGuild.delete(key);
-      byGuild.set(key, list.slice(0, perGuild));
-      if (byGuild.size > guilds) {
-        const oldest = byGuild.keys().next().value;
-        if (oldest !== undefined) byGuild.delete(oldest);
-      }
+      byScope.set(scope, list.slice(0, perScope));
     },
-    list(guildId) {
-      return [...(byGuild.get(guildId ?? "dm") ?? [])];
+    list(scope) {
+      return [...(byScope.get(scope) ?? [])];
     },
   };
 }

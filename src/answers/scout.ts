@@ -1,4 +1,5 @@
 import type { Freshness } from "../format/message.js";
+import type { AnswerPrivacy } from "../format/privacy.js";
 import type { TokenOrigin } from "../tokens/tokenResolver.js";
 import type {
   BlameAnswer,
@@ -13,35 +14,51 @@ import type {
 
 export type { TokenOrigin };
 
+/**
+ * Who asks, and in which server: what decides the token in effect (SPEC section 4). `guildId` is
+ * the server whose token and settings apply (null in a DM, and where the bot serves a user install
+ * only); `userId` is the asker's Discord id (their own sign-in comes first).
+ */
+export interface Asker {
+  guildId: string | null;
+  userId: string;
+}
+
 /** An answer with how fresh it is. */
 export interface Fetched<T> {
   value: T;
   freshness: Freshness;
   origin: TokenOrigin;
+  /**
+   * Set when the answer was drawn from a private or internal repository, or lists some (SPEC
+   * section 4): commands pass it on to the answer, and the router keeps it from the channel.
+   */
+  privacy?: AnswerPrivacy;
 }
 
 /**
- * The answers RepoScout gives, fetched with the token in effect for a server and through the cache.
+ * The answers RepoScout gives, fetched with the token in effect for the asker and through the cache.
  * Commands talk to this, never to the client or the cache directly.
  */
 export interface Scout {
-  viewer(guildId: string | null): Promise<Fetched<Viewer>>;
-  blame(
-    guildId: string | null,
-    args: { repo: RepoRef; ref?: string; path: string },
-  ): Promise<Fetched<BlameAnswer>>;
+  viewer(asker: Asker): Promise<Fetched<Viewer>>;
+  blame(asker: Asker, args: { repo: RepoRef; ref?: string; path: string }): Promise<Fetched<BlameAnswer>>;
   contents(
-    guildId: string | null,
+    asker: Asker,
     args: { repo: RepoRef; ref?: string; path: string },
   ): Promise<Fetched<ContentsAnswer>>;
   repositories(
-    guildId: string | null,
+    asker: Asker,
     args: { login: string; first: number; after?: string; sort: RepositorySort },
   ): Promise<Fetched<RepositoriesPage>>;
-  contributors(
-    guildId: string | null,
-    args: { repo: RepoRef; page: number },
-  ): Promise<Fetched<ContributorsPage>>;
+  contributors(asker: Asker, args: { repo: RepoRef; page: number }): Promise<Fetched<ContributorsPage>>;
+  /**
+   * The repositories recently read with the token in effect for this asker, most recent first
+   * (autocomplete's "recent"): never what another token read. Empty when no token is in effect.
+   */
+  recentRepositories(asker: Asker): Promise<string[]>;
+  /** Where the token in effect comes from; undefined when there is none. Asks GitHub nothing. */
+  tokenOrigin(asker: Asker): Promise<TokenOrigin | undefined>;
   /** The last rate-limit figures seen for the token in effect, if any. */
-  rateLimit(guildId: string | null): Promise<RateLimitSnapshot | undefined>;
+  rateLimit(asker: Asker): Promise<RateLimitSnapshot | undefined>;
 }

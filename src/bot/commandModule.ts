@@ -5,6 +5,7 @@ import type {
 } from "discord-api-types/v10";
 import { z } from "zod";
 import type { FormattedMessage } from "../format/message.js";
+import type { AnswerPrivacy } from "../format/privacy.js";
 import type { Logger } from "../logger.js";
 import type { Services } from "./services.js";
 
@@ -24,7 +25,30 @@ export interface CommandRequest {
   memberPermissions: bigint | null;
   locale: string;
   logger: Logger;
+  /**
+   * The last moment this interaction's reply can still be edited: Discord's interaction token lives
+   * 15 minutes from the interaction; this is that, less a safety margin.
+   */
+  editBy: Date;
 }
+
+/** What a {@link Continuation} is given. */
+export interface ContinuationContext {
+  /**
+   * Aborted when the bot stops: the continuation then returns at once with the message to leave
+   * behind (for example "RepoScout restarted; run the command again").
+   */
+  signal: AbortSignal;
+}
+
+/**
+ * Work that goes on after the first answer was delivered in place (a sign-in waiting for the
+ * person to approve it on GitHub). What it resolves to replaces the reply (`editReply`); what it
+ * throws replaces it with the error line, as any command error. It must be done by the request's
+ * `editBy`, after which the reply can no longer be edited. The router runs it while the
+ * interaction counts as in flight, so a stop waits for it after aborting `signal`.
+ */
+export type Continuation = (context: ContinuationContext) => Promise<FormattedMessage>;
 
 /** A finished answer: the message and, for thread mode, its thread name and channel summary. */
 export interface CommandAnswer {
@@ -33,6 +57,15 @@ export interface CommandAnswer {
   threadName?: string;
   /** The one line posted in the channel when the answer goes into a thread. */
   summary?: string;
+  /** Slash commands answered in place only: edits the reply later (see {@link Continuation}). */
+  continuation?: Continuation;
+  /**
+   * Set when the answer holds private code (SPEC section 4): the router then shows it to the asker
+   * only, unless the place is already private or the server allows private answers in its
+   * channels, and never starts a public thread for it. Commands declare it; the router does not
+   * look into answers to guess it.
+   */
+  privacy?: AnswerPrivacy;
 }
 
 /** What a button or a modal submit may do to the message. */

@@ -28,8 +28,9 @@ export function toRestMessage(message: FormattedMessage): {
       embeds: message.embeds,
       components: message.components,
       allowed_mentions: { parse: [] },
+      // Discord describes the id as a snowflake string: "n" names the upload files[n].
       attachments: message.files.map((file, index) => ({
-        id: index,
+        id: String(index),
         filename: file.name,
         ...(file.description ? { description: file.description } : {}),
       })),

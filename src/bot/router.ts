@@ -14,12 +14,26 @@ import type {
   ModalSubmitInteraction,
   REST,
 } from "discord.js";
+import { errorFacts } from "../errorFacts.js";
 import { AdminOnlyError, ExpiredComponentError, isUserFacingError } from "../errors.js";
 import { formatError } from "../format/error.js";
 import type { FormattedMessage } from "../format/message.js";
 import type { Logger } from "../logger.js";
-import type { CommandAnswer, CommandModule, CommandRequest, RawOptions } from "./commandModule.js";
+import type {
+  CommandAnswer,
+  CommandModule,
+  CommandRequest,
+  Continuation,
+  RawOptions,
+} from "./commandModule.js";
 import { toMessageOptions, withNote } from "./messagePayload.js";
+import {
+  answerPlaceOf,
+  decideDelivery,
+  decidePageDelivery,
+  sendToAskerOnly,
+  type DeliveryDecision,
+} from "./privateDelivery.js";
 import type { Services } from "./services.js";
 import { answerInThread, decidePlacement, threadFailureNote, type Placement } from "./threads.js";
 
@@ -29,6 +43,8 @@ const DEFER_AFTER_MS = 1_500;
 const AUTOCOMPLETE_BUDGET_MS = 2_500;
 /** Discord's code when an interaction's token has expired or was never acknowledged in time. */
 const UNKNOWN_INTERACTION = 10062;
+/** An interaction's token edits its reply for 15 minutes; continuations stop this much earlier. */
+const EDIT_WINDOW_MS = 15 * 60_000 - 30_000;
 
 export interface RouterOptions {
   commands: ReadonlyMap<string, CommandModule>;
@@ -123,6 +139,8 @@ export function createRouter(options: RouterOptions): Router {
     for (const prefix of module.customIdPrefixes ?? []) byPrefix.set(prefix, module);
   }
   const inFlight = new Set<Promise<void>>();
+  /** One per running continuation: aborted when the bot stops. */
+  const continuing = new Set<AbortController>();
   let stopped = false;
 
   function requestOf(interaction: Interaction, logger: Logger): CommandRequest {
@@ -134,13 +152,14 @@ export function createRouter(options: RouterOptions): Router {
       memberPermissions: interaction.memberPermissions?.bitfield ?? null,
       locale: interaction.locale,
       logger,
+      editBy: new Date(interaction.createdTimestamp + EDIT_WINDOW_MS),
     };
   }
 
   /** Logs an error and returns the sentence the user reads. */
   function sentenceFor(error: unknown, logger: Logger): string {
     if (isUserFacingError(error)) {
-      logger.info({ code: error.code }, "answered with a user-facing error");
+      logger.info(errorFacts(error), "answered with a user-facing error");
       return error.userMessage;
     }
     const errorId = newErrorId();
@@ -248,14 +267,47 @@ export function createRouter(options: RouterOptions): Router {
       return { answer, placement };
     })();
     let deferred = false;
+    let delivered: { answer: CommandAnswer; placement: Placement };
     try {
       const result = await withDeferral(work, () =>
         interaction.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {}),
       );
       deferred = result.deferred;
-      await deliver(interaction, result.value.answer, result.value.placement, ephemeral, logger);
+      delivered = result.value;
+      await deliver(interaction, delivered.answer, delivered.placement, ephemeral, logger);
     } catch (error) {
       await replyWithError(interaction, error, logger, (deferred || interaction.deferred) && !ephemeral);
+      return;
+    }
+    if (delivered.answer.continuation && delivered.placement.mode === "inPlace") {
+      await runContinuation(interaction, delivered.answer.continuation, logger);
+    }
+  }
+
+  /** Runs a continuation and edits the reply with its result (or its error line). */
+  async function runContinuation(
+    interaction: ChatInputCommandInteraction,
+    continuation: Continuation,
+    logger: Logger,
+  ): Promise<void> {
+    const controller = new AbortController();
+    continuing.add(controller);
+    if (stopped) controller.abort();
+    let message: FormattedMessage;
+    try {
+      message = await continuation({ signal: controller.signal });
+    } catch (error) {
+      message = formatError(sentenceFor(error, logger));
+    } finally {
+      continuing.delete(controller);
+    }
+    try {
+      await interaction.editReply(toMessageOptions(message));
+    } catch (error) {
+      logger.warn(
+        { err: error, discordCode: discordCode(error) },
+        "could not edit the reply after the continuation",
+      );
     }
   }
 
@@ -285,6 +337,33 @@ export function createRouter(options: RouterOptions): Router {
     });
   }
 
+  /**
+   * Whether the server allows private answers in its channels (SPEC section 4), read only when an
+   * answer is private and the interaction is in a server.
+   */
+  async function inChannelAllowed(
+    interaction: ChatInputCommandInteraction | ButtonInteraction,
+    privacy: CommandAnswer["privacy"],
+  ): Promise<boolean> {
+    return privacy !== undefined && answerPlaceOf(interaction) === "guild" && interaction.guildId !== null
+      ? services.settings.getPrivateAnswersInChannel(interaction.guildId)
+      : false;
+  }
+
+  /** How an answer may be shown: a private one is kept to the asker unless the place allows it. */
+  async function deliveryFor(
+    interaction: ChatInputCommandInteraction,
+    privacy: CommandAnswer["privacy"],
+    wantsThread: boolean,
+  ): Promise<DeliveryDecision> {
+    return decideDelivery({
+      privacy,
+      place: answerPlaceOf(interaction),
+      inChannelAllowed: await inChannelAllowed(interaction, privacy),
+      wantsThread,
+    });
+  }
+
   async function deliver(
     interaction: ChatInputCommandInteraction,
     answer: CommandAnswer,
@@ -292,6 +371,14 @@ export function createRouter(options: RouterOptions): Router {
     ephemeral: boolean,
     logger: Logger,
   ): Promise<void> {
+    const wantsThread = placement.mode === "thread" || placement.note !== undefined;
+    const decision = await deliveryFor(interaction, answer.privacy, wantsThread);
+    if (decision.ephemeral && !ephemeral) {
+      logger.info({ private: answer.privacy?.kind }, "private answer sent to the asker only");
+      await sendToAskerOnly(interaction, withNote(answer.message, decision.note), logger);
+      return;
+    }
+    if (decision.note) answer = { ...answer, message: withNote(answer.message, decision.note) };
     const flags = ephemeral ? { flags: MessageFlags.Ephemeral as const } : {};
     if (placement.mode === "inPlace") {
       const message = toMessageOptions(withNote(answer.message, placement.note));
@@ -347,8 +434,11 @@ export function createRouter(options: RouterOptions): Router {
         if (result !== "timeout") choices = result;
         else logger.info("autocomplete ran out of time; answering with no choices");
       } catch (error) {
-        // An error never surfaces in autocomplete: the list is just empty.
-        logger.info({ err: error }, "autocomplete failed; answering with no choices");
+        // An error never surfaces in autocomplete: the list is just empty. A user's typo is one
+        // info line; anything else is a bug to look at.
+        if (isUserFacingError(error))
+          logger.info(errorFacts(error), "autocomplete failed; answering with no choices");
+        else logger.warn({ err: error }, "autocomplete failed; answering with no choices");
       } finally {
         timer.cancel();
       }
@@ -366,7 +456,23 @@ export function createRouter(options: RouterOptions): Router {
     try {
       const work = module.button({ request, customId: interaction.customId }, services);
       const { value } = await withDeferral(work, () => interaction.deferUpdate());
-      const message = toMessageOptions(value.message);
+      const page = decidePageDelivery({
+        privacy: value.privacy,
+        place: answerPlaceOf(interaction),
+        inChannelAllowed: await inChannelAllowed(interaction, value.privacy),
+        onEphemeralMessage: interaction.message.flags.has(MessageFlags.Ephemeral),
+      });
+      if (page.mode === "toPresserOnly") {
+        // A private page must not replace a message everyone sees: it goes to the presser alone.
+        const options = {
+          ...toMessageOptions(withNote(value.message, page.note)),
+          flags: MessageFlags.Ephemeral as const,
+        };
+        if (interaction.deferred) await interaction.followUp(options);
+        else await interaction.reply(options);
+        return;
+      }
+      const message = toMessageOptions(withNote(value.message, page.note));
       if (interaction.deferred) await interaction.editReply(message);
       else await interaction.update(message);
     } catch (error) {
@@ -441,6 +547,7 @@ export function createRouter(options: RouterOptions): Router {
     },
     stop() {
       stopped = true;
+      for (const controller of continuing) controller.abort();
     },
     async drain(timeoutMs) {
       const timer = delay(timeoutMs);

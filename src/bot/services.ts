@@ -1,7 +1,9 @@
-import type { RecentRepositories } from "../answers/recentRepositories.js";
+import type { LatestOnly } from "../answers/latestOnly.js";
 import type { Scout } from "../answers/scout.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
+import type { SignInService } from "../signin/signInService.js";
+import type { GuildSettingsSnapshot } from "../tokens/guildSettings.js";
 import type { ButtonStateStore } from "./buttonState.js";
 
 /** Per-server settings (SPEC `/settings`). */
@@ -9,6 +11,11 @@ export interface GuildSettingsService {
   /** Whether answers go into threads by default; false when unknown or unreadable. */
   getThreads(guildId: string): Promise<boolean>;
   setThreads(guildId: string, enabled: boolean): Promise<void>;
+  /** Whether private answers may be posted in the channels; false when unknown or unreadable. */
+  getPrivateAnswersInChannel(guildId: string): Promise<boolean>;
+  setPrivateAnswersInChannel(guildId: string, inChannel: boolean): Promise<void>;
+  /** Every setting of the server (`/settings show`); throws when the store cannot be read. */
+  read(guildId: string): Promise<GuildSettingsSnapshot>;
 }
 
 /** The server-token admin operations (SPEC `/token`). Never returns a token. */
@@ -32,7 +39,10 @@ export interface Services {
   scout: Scout;
   settings: GuildSettingsService;
   tokenAdmin: TokenAdminService;
+  /** People's own GitHub sign-in (`/login`, `/logout`). */
+  signIn: SignInService;
   buttons: ButtonStateStore;
-  recent: RecentRepositories;
+  /** Autocomplete's upstream lookups, per user: only the latest keystroke goes upstream. */
+  lookups: LatestOnly;
   now(): Date;
 }

@@ -56,6 +56,15 @@ export interface GuardOptions {
   timeoutMs: number;
   /** True once the family is closed: operations fail at once instead of reopening a connection. */
   isClosed?: () => boolean;
+  /** Told of every hit, landed write and delete by key (the LRU books of the cache bound). */
+  track?: KeyTracker;
+}
+
+/** What the cache bound learns from a namespace (keys as the caller gave them). */
+export interface KeyTracker {
+  read(key: string): void;
+  written(key: string): void;
+  removed(key: string): void;
 }
 
 /**
@@ -110,7 +119,9 @@ export function guardCacheKeyv(keyv: Keyv<unknown>, guard: GuardOptions): CacheS
   return {
     async get(key) {
       try {
-        return await guarded(guard, "get", () => store.get(key));
+        const value = await guarded(guard, "get", () => store.get(key));
+        if (value !== undefined) guard.track?.read(key);
+        return value;
       } catch {
         return undefined;
       }
@@ -118,6 +129,7 @@ export function guardCacheKeyv(keyv: Keyv<unknown>, guard: GuardOptions): CacheS
     async set(key, value, ttlMs) {
       try {
         await guarded(guard, "set", () => store.set(key, value, ttlMs));
+        guard.track?.written(key);
       } catch {
         // A dropped write costs one more upstream call later, nothing else.
       }
@@ -125,6 +137,7 @@ export function guardCacheKeyv(keyv: Keyv<unknown>, guard: GuardOptions): CacheS
     async delete(key) {
       try {
         await guarded(guard, "delete", () => store.delete(key));
+        guard.track?.removed(key);
       } catch {
         // An entry that could not be deleted expires on its own.
       }
@@ -138,15 +151,19 @@ export function guardDurableKeyv(keyv: Keyv<unknown>, guard: GuardOptions): Dura
   return {
     async get(key) {
       const value = await guarded(guard, "get", () => store.get(key));
+      if (value !== undefined && value !== null) guard.track?.read(key);
       return value ?? undefined;
     },
     async set(key, value, ttlMs) {
       const ok = await guarded(guard, "set", () => store.set(key, value, ttlMs));
       // With throwOnErrors Keyv throws on failure; `false` would be an adapter that declined quietly.
       if (ok === false) throw new StoreUnavailableError(guard.store, "set", { cause: "write refused" });
+      guard.track?.written(key);
     },
     async delete(key) {
-      return guarded(guard, "delete", () => store.delete(key));
+      const existed = await guarded(guard, "delete", () => store.delete(key));
+      guard.track?.removed(key);
+      return existed;
     },
   };
 }

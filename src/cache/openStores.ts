@@ -1,9 +1,17 @@
-import { mkdir } from "node:fs/promises";
+/*
+ * The family of stores (cache and durable namespaces) over memory, SQLite or Redis. Over 300
+ * lines: the three backends share the private `Backend` shape and are wired into the guards and
+ * the cache bound in one place; they are kept here, each a function of its own, while several
+ * branches change them. Splitting them into one file per backend is the next step.
+ */
 import { join } from "node:path";
 import KeyvRedis, { createClient } from "@keyv/redis";
 import KeyvSqlite from "@keyv/sqlite";
 import { Keyv } from "keyv";
+import { LRUCache } from "lru-cache";
 import type { Logger } from "../logger.js";
+import { ensurePrivateFile, secureDataDir, tightenDataFiles, warnAboutModes } from "../secureDataDir.js";
+import { createCacheBound, type CacheBookkeeping, type CacheBound } from "./cacheBound.js";
 import {
   guardCacheKeyv,
   guardDurableKeyv,
@@ -12,6 +20,8 @@ import {
   type GuardOptions,
 } from "./guardedStore.js";
 import { createOutageReporter } from "./outageReporter.js";
+import { redisCacheBookkeeping, type RedisScripting } from "./redisCacheBookkeeping.js";
+import { sqliteCacheBookkeeping } from "./sqliteCacheBookkeeping.js";
 
 /** The cache namespaces RepoScout uses: one per kind of answer, plus ETags and button state. */
 export const CACHE_NAMESPACES = [
@@ -25,8 +35,8 @@ export const CACHE_NAMESPACES = [
   "buttons",
 ] as const;
 
-/** The durable namespaces: server tokens and server settings. */
-export const DURABLE_NAMESPACES = ["vault", "settings"] as const;
+/** The durable namespaces: server tokens, server settings and user sign-ins. */
+export const DURABLE_NAMESPACES = ["vault", "settings", "user-tokens"] as const;
 
 export type StoreBackend = "memory" | "sqlite" | "redis";
 
@@ -52,6 +62,12 @@ export interface Stores {
    * exposed for tests and tools. @returns how many entries were deleted.
    */
   sweepExpired(): Promise<number>;
+  /**
+   * Evicts the least recently used cache entries while the cache is over its bound (`cacheMaxBytes`);
+   * runs on its own after writes; exposed for tests and tools. Never touches the durable namespaces.
+   * @returns how many entries were evicted.
+   */
+  trimCache(): Promise<number>;
   /** Closes every connection and file; afterwards every operation fails (cache: reads as a miss). */
   close(): Promise<void>;
 }
@@ -76,7 +92,15 @@ export interface OpenStoresOptions {
   outageWindowMs?: number;
   /** How often expired entries are swept from SQLite and memory; 0 turns the timer off. Default 10 min. */
   sweepIntervalMs?: number;
+  /**
+   * Bound of the cache family in bytes of keys and values (config `CACHE_MAX_MB`); past it the
+   * least recently used entries are evicted. Default 512 MiB.
+   */
+  cacheMaxBytes?: number;
 }
+
+/** `CACHE_MAX_MB`'s default, in bytes. */
+export const DEFAULT_CACHE_MAX_BYTES = 512 * 1024 * 1024;
 
 const NAMESPACE = /^[a-z][a-z0-9-]{0,39}$/;
 
@@ -125,24 +149,48 @@ interface Backend {
   durableKeyv(namespace: string): Keyv<unknown>;
   cacheGuard: Omit<GuardOptions, "timeoutMs" | "isClosed">;
   durableGuard: Omit<GuardOptions, "timeoutMs" | "isClosed">;
+  /** The key a cache entry is stored under (Keyv adds the namespace its own way per adapter). */
+  storedKey(namespace: string, key: string): string;
+  /** The LRU books of the cache; absent where the store bounds itself (memory). */
+  books?: CacheBookkeeping;
   sweep(now: number): Promise<number>;
   close(): Promise<void>;
 }
 
-function memoryBackend(logger: Logger, windowMs: number): Backend {
-  // One Map per family; Keyv prefixes every key with its namespace, so namespaces can share it.
-  const cacheMap = new Map<string, unknown>();
+/** Keyv's own prefixing of a key with its namespace (`_getKeyPrefix`), for the books. */
+function keyvPrefixed(namespace: string, key: string): string {
+  return key.startsWith(`${namespace}:`) ? key : `${namespace}:${key}`;
+}
+
+function memoryBackend(logger: Logger, windowMs: number, maxBytes: number): Backend {
+  // One map per family; Keyv prefixes every key with its namespace, so namespaces can share it.
+  // The cache's is bounded by bytes, least recently used first (lru-cache does exactly that).
+  const cacheMap = new LRUCache<string, NonNullable<unknown>>({
+    maxSize: maxBytes,
+    sizeCalculation: (value, key) =>
+      Math.max(1, Buffer.byteLength(key) + (typeof value === "string" ? Buffer.byteLength(value) : 64)),
+  });
+  // Keyv hands a store's set() the TTL as a third argument, which LRUCache reads as its options.
+  const cacheStore = {
+    get: (key: string) => cacheMap.get(key),
+    set: (key: string, value: NonNullable<unknown>) => Boolean(cacheMap.set(key, value)),
+    delete: (key: string) => cacheMap.delete(key),
+    has: (key: string) => cacheMap.has(key),
+    clear: () => cacheMap.clear(),
+  };
   const durableMap = new Map<string, unknown>();
   const reporter = createOutageReporter({ logger, store: "memory", windowMs });
   return {
     backend: "memory",
-    cacheKeyv: (namespace) => new Keyv<unknown>({ store: cacheMap, namespace }),
+    cacheKeyv: (namespace) => new Keyv<unknown>({ store: cacheStore, namespace }),
     durableKeyv: (namespace) => new Keyv<unknown>({ store: durableMap, namespace }),
     cacheGuard: { store: "memory", reporter },
     durableGuard: { store: "memory", reporter },
+    storedKey: keyvPrefixed,
     async sweep(now) {
       let removed = 0;
-      for (const [key, raw] of cacheMap) {
+      // Collected first: an LRU list is not deleted from while it is walked.
+      for (const [key, raw] of [...cacheMap.entries()]) {
         if (typeof raw !== "string") continue;
         const expires = (JSON.parse(raw) as { expires?: unknown }).expires;
         if (typeof expires === "number" && expires < now) {
@@ -164,7 +212,9 @@ function memoryBackend(logger: Logger, windowMs: number): Backend {
  * each key with its namespace). Opening is checked at once, so a data dir that cannot be written
  * fails the start with a clear error rather than every command later.
  */
-async function openSqliteFile(path: string, tuneForCache: boolean): Promise<KeyvSqlite> {
+async function openSqliteFile(path: string, tuneForCache: boolean, logger: Logger): Promise<KeyvSqlite> {
+  // Created 0600 before SQLite opens it: its side files (-wal, -shm, -journal) take its mode.
+  warnAboutModes(logger, [await ensurePrivateFile(path)]);
   const adapter = new KeyvSqlite({ uri: `sqlite://${path}`, busyTimeout: 250 });
   // Every namespace's Keyv listens to the adapter: more than Node's default of 10 listeners.
   adapter.setMaxListeners(0);
@@ -184,15 +234,25 @@ async function openSqliteFile(path: string, tuneForCache: boolean): Promise<Keyv
 }
 
 async function sqliteBackend(dataDir: string, logger: Logger, windowMs: number): Promise<Backend> {
-  await mkdir(dataDir, { recursive: true });
+  // Owner-only (0700, files 0600), also when the folder or its files already exist looser.
+  await secureDataDir(dataDir, logger);
   // Two files: the cache can be deleted at any time; the vault and settings cannot.
-  const cacheFile = await openSqliteFile(join(dataDir, "cache.sqlite"), true);
+  const cacheFile = await openSqliteFile(join(dataDir, "cache.sqlite"), true, logger);
   let vaultFile: KeyvSqlite;
   try {
-    vaultFile = await openSqliteFile(join(dataDir, "vault.sqlite"), false);
+    vaultFile = await openSqliteFile(join(dataDir, "vault.sqlite"), false, logger);
   } catch (error) {
     await cacheFile.disconnect().catch(() => undefined);
     throw error;
+  }
+  // The WAL side files exist now; an older version may have left them readable by others.
+  warnAboutModes(logger, await tightenDataFiles(dataDir));
+  let books: CacheBookkeeping;
+  try {
+    books = await sqliteCacheBookkeeping(cacheFile);
+  } catch (error) {
+    await Promise.allSettled([cacheFile.disconnect(), vaultFile.disconnect()]);
+    throw new Error("cannot set up the cache bound in cache.sqlite", { cause: error });
   }
   return {
     backend: "sqlite",
@@ -206,6 +266,8 @@ async function sqliteBackend(dataDir: string, logger: Logger, windowMs: number):
       store: "sqlite:vault",
       reporter: createOutageReporter({ logger, store: "sqlite:vault", windowMs }),
     },
+    storedKey: keyvPrefixed,
+    books,
     async sweep(now) {
       // Keyv keeps the expiry inside the serialized value; nothing else deletes an entry never read again.
       const before = (await cacheFile.query("SELECT COUNT(*) AS n FROM keyv")) as Array<{ n: number }>;
@@ -265,6 +327,9 @@ async function redisBackend(
     durableKeyv: adapter,
     cacheGuard: { store: "redis", reporter },
     durableGuard: { store: "redis", reporter },
+    // KeyvRedis writes `<namespace>::<key>`, the namespace being `<prefix>:<namespace>`.
+    storedKey: (namespace, key) => `${prefix}:${namespace}::${key}`,
+    books: redisCacheBookkeeping(client as unknown as RedisScripting, prefix),
     async sweep() {
       return 0;
     },
@@ -291,8 +356,9 @@ async function redisBackend(
  */
 export async function openStores(options: OpenStoresOptions): Promise<Stores> {
   const windowMs = options.outageWindowMs ?? 30_000;
+  const cacheMaxBytes = options.cacheMaxBytes ?? DEFAULT_CACHE_MAX_BYTES;
   const backend: Backend = options.memory
-    ? memoryBackend(options.logger, windowMs)
+    ? memoryBackend(options.logger, windowMs, cacheMaxBytes)
     : options.redisUrl
       ? await redisBackend(
           options.redisUrl,
@@ -309,25 +375,46 @@ export async function openStores(options: OpenStoresOptions): Promise<Stores> {
   const durableTimeoutMs = options.durableTimeoutMs ?? 2_000;
   const cacheGuard: GuardOptions = { ...backend.cacheGuard, timeoutMs: cacheTimeoutMs, isClosed };
   const durableGuard: GuardOptions = { ...backend.durableGuard, timeoutMs: durableTimeoutMs, isClosed };
+  // The bound of the cache family; the durable family is never booked, so never evicted.
+  const bound: CacheBound | undefined = backend.books
+    ? createCacheBound(backend.books, {
+        maxBytes: cacheMaxBytes,
+        onError: (operation, error) => backend.cacheGuard.reporter.failure(operation, error),
+      })
+    : undefined;
+  const tracked = (namespace: string): GuardOptions =>
+    bound
+      ? {
+          ...cacheGuard,
+          track: {
+            read: (key) => bound.read(backend.storedKey(namespace, key)),
+            written: (key) => bound.written(backend.storedKey(namespace, key)),
+            removed: (key) => bound.removed(backend.storedKey(namespace, key)),
+          },
+        }
+      : cacheGuard;
   // One Keyv per namespace and kind of view, whatever the number of callers.
-  const cache = memoize((namespace) => guardCacheKeyv(backend.cacheKeyv(namespace), cacheGuard));
+  const cache = memoize((namespace) => guardCacheKeyv(backend.cacheKeyv(namespace), tracked(namespace)));
   const durable = memoize((namespace) => guardDurableKeyv(backend.durableKeyv(namespace), durableGuard));
-  const ephemeral = memoize((namespace) => guardDurableKeyv(backend.cacheKeyv(namespace), cacheGuard));
+  const ephemeral = memoize((namespace) =>
+    guardDurableKeyv(backend.cacheKeyv(namespace), tracked(namespace)),
+  );
 
   const sweepExpired = async (): Promise<number> => {
     if (closed) return 0;
     try {
-      return await backend.sweep(Date.now());
+      const swept = await backend.sweep(Date.now());
+      await bound?.reconcile();
+      return swept;
     } catch (error) {
       backend.cacheGuard.reporter.failure("sweep", error);
       return 0;
     }
   };
   const sweepIntervalMs = options.sweepIntervalMs ?? 10 * 60_000;
+  // Redis expires its own entries; its sweep only repairs the books of the bound.
   const sweepTimer =
-    sweepIntervalMs > 0 && backend.backend !== "redis"
-      ? setInterval(() => void sweepExpired(), sweepIntervalMs).unref()
-      : undefined;
+    sweepIntervalMs > 0 ? setInterval(() => void sweepExpired(), sweepIntervalMs).unref() : undefined;
 
   options.logger.info({ store: backend.backend }, "stores open");
   return {
@@ -336,8 +423,11 @@ export async function openStores(options: OpenStoresOptions): Promise<Stores> {
     durable,
     ephemeral,
     sweepExpired,
+    trimCache: async () => (closed || !bound ? 0 : bound.trim()),
     async close() {
       if (closed) return;
+      // Pending reads are flushed while the connection is still open.
+      await bound?.close();
       closed = true;
       clearInterval(sweepTimer);
       await backend.close();

@@ -67,7 +67,8 @@ function attachmentLine(repository: RepositorySummary): string {
 
 /**
  * The answer of `/repos`: the owner (and whether it is an organization), the total count, the
- * page, and per repository its linked name, 🔒 when private, its last push as a Discord relative
+ * page (and that only public ones are listed, for the default token's list), and per repository
+ * its linked name, 🔒 when private, its last push as a Discord relative
  * timestamp (or "never pushed") and a one-line escaped description, shortened so the whole page
  * fits. Previous / Next buttons (disabled without a custom id) and a link to the owner.
  */
@@ -90,7 +91,10 @@ export function formatRepositories(
   const order = view.sort === "name" ? "by name" : "most recently pushed first";
   const total = `**${formatCount(page.totalCount)}** ${page.totalCount === 1 ? "repository" : "repositories"}`;
   const span = page.repositories.length > 0 ? ` (${formatCount(first)}–${formatCount(last)})` : "";
-  const head = `${total} · ${order} · page ${formatCount(pageNumber)}${span}`;
+  const publicOnly = page.publicOnly
+    ? "\n*Public repositories only: the bot's shared token lists no private ones.*"
+    : "";
+  const head = `${total} · ${order} · page ${formatCount(pageNumber)}${span}${publicOnly}`;
 
   const files: FormattedMessage["files"] = [];
   const lines: string[] = [head];

@@ -13,7 +13,7 @@ import {
 } from "./message.js";
 
 /** Where the token in effect comes from (SPEC section 4). */
-export type TokenOriginName = "server" | "default";
+export type TokenOriginName = "user" | "server" | "default";
 
 export interface WhoamiMeta {
   origin: TokenOriginName;
@@ -55,7 +55,11 @@ export function rateLimitText(rateLimit: RateLimitSnapshot | null, now: Date): s
  */
 export function formatWhoami(viewer: Viewer, meta: WhoamiMeta): FormattedMessage {
   const origin =
-    meta.origin === "server" ? "this server's token, set by an admin" : "the bot's default token";
+    meta.origin === "user"
+      ? "`you`: your own GitHub sign-in (`/login`)"
+      : meta.origin === "server"
+        ? "`server`: this server's token, set by an admin"
+        : "`default`: the bot's default token";
   const description = [
     `Commands here use GitHub as **${escapeLabel(viewer.login, 100)}**.`,
     `Token: ${origin}.`,

@@ -1,17 +1,20 @@
 import { setTimeout as delay } from "node:timers/promises";
+import { concernsOperator, errorFacts } from "../errorFacts.js";
 import type { Logger } from "../logger.js";
 import { createMemoryConditionalStore, type ConditionalStore } from "./conditionalStore.js";
-import { GitHubError, GitHubQueryError } from "./errors.js";
+import { GitHubError, GitHubQueryError, GitHubUnauthorizedError } from "./errors.js";
 import { createGraphQLTransport } from "./graphqlTransport.js";
 import { fetchBlame } from "./operations/fetchBlame.js";
 import { fetchContents } from "./operations/fetchContents.js";
 import { fetchContributors } from "./operations/fetchContributors.js";
 import { fetchRepositories } from "./operations/fetchRepositories.js";
+import { fetchRepositoryAccess } from "./operations/fetchRepositoryAccess.js";
 import { fetchRepositoryInfo } from "./operations/fetchRepositoryInfo.js";
 import { fetchViewer } from "./operations/fetchViewer.js";
 import type { Credentials, OperationDeps } from "./operations/operationDeps.js";
 import { createRateLimitBook } from "./rateLimits.js";
 import { createRestTransport } from "./restTransport.js";
+import type { TokenUse } from "./tokenSpend.js";
 import type {
   BlameAnswer,
   ContentsAnswer,
@@ -19,6 +22,7 @@ import type {
   RateLimitSnapshot,
   RepoRef,
   RepositoriesPage,
+  RepositoryAccess,
   RepositoryInfo,
   RepositorySort,
   Viewer,
@@ -57,30 +61,44 @@ export interface GitHubClientOptions {
    * true; tests that script one fault and expect the next call to reach the server turn it off.
    */
   holdWhileLimited?: boolean;
+  /**
+   * GitHub refused a token (401), given by its fingerprint. The answer, when there is one, is thrown
+   * instead of the generic error: a person's own sign-in that ended is dropped and they read so
+   * (src/tokens/userTokens.ts), rather than "the server's token is no longer valid".
+   */
+  onUnauthorized?: (fingerprint: string) => Promise<Error | undefined>;
 }
 
 /**
  * RepoScout's reads of GitHub. `token` is an argument of each call because each Discord server may
- * have its own. Answers are plain JSON-serializable data (src/github/types.ts), ready to cache.
+ * have its own; a {@link MeteredToken} also learns what each call cost (fair use of a shared token). Answers are plain JSON-serializable data (src/github/types.ts), ready to cache.
  * Failures are thrown as the classes of src/github/errors.ts.
  */
 export interface GitHubClient {
   /** The token's login and GraphQL budget. */
-  viewer(token: string): Promise<Viewer>;
+  viewer(token: TokenUse): Promise<Viewer>;
   /** A repository's header, emptiness and default-branch tip. */
-  repositoryInfo(token: string, repo: RepoRef): Promise<RepositoryInfo>;
+  repositoryInfo(token: TokenUse, repo: RepoRef): Promise<RepositoryInfo>;
+  /**
+   * Whether the token sees a repository, and its visibility: one cheap GraphQL read.
+   * @throws RepositoryNotFoundError when it cannot (missing, or access lost).
+   */
+  repositoryAccess(token: TokenUse, repo: RepoRef): Promise<RepositoryAccess>;
   /** Blame ranges and the file's text, pinned to the commit `ref` (default branch) resolved to. */
-  blame(token: string, args: { repo: RepoRef; ref?: string; path: string }): Promise<BlameAnswer>;
+  blame(token: TokenUse, args: { repo: RepoRef; ref?: string; path: string }): Promise<BlameAnswer>;
   /** A folder's entries or a file's text, pinned likewise; `path` "" is the root. */
-  contents(token: string, args: { repo: RepoRef; ref?: string; path: string }): Promise<ContentsAnswer>;
-  /** One page (`first` 1..100) of an owner's repositories: `pushed` (newest first) or `name`. */
+  contents(token: TokenUse, args: { repo: RepoRef; ref?: string; path: string }): Promise<ContentsAnswer>;
+  /**
+   * One page (`first` 1..100) of an owner's repositories: `pushed` (newest first) or `name`;
+   * `publicOnly`: public ones only (GitHub filters, so counts and pages agree).
+   */
   repositories(
-    token: string,
-    args: { login: string; first: number; after?: string; sort: RepositorySort },
+    token: TokenUse,
+    args: { login: string; first: number; after?: string; sort: RepositorySort; publicOnly?: boolean },
   ): Promise<RepositoriesPage>;
   /** One page of contributors (REST, anonymous included, ETag-conditional); `perPage` default 30. */
   contributors(
-    token: string,
+    token: TokenUse,
     args: { repo: RepoRef; page: number; perPage?: number },
   ): Promise<ContributorsPage>;
   /**
@@ -135,22 +153,31 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
   /** Runs one operation with the token's fingerprint and logs its failure once, here. */
   async function run<T>(
     operation: string,
-    token: string,
+    use: TokenUse,
     body: (credentials: Credentials) => Promise<T>,
   ): Promise<T> {
-    const credentials: Credentials = { token, fingerprint: options.fingerprint(token) };
+    const token = typeof use === "string" ? use : use.token;
+    const credentials: Credentials = {
+      token,
+      fingerprint: options.fingerprint(token),
+      ...(typeof use === "string" ? {} : { onSpend: (spend) => use.onSpend(spend) }),
+    };
     try {
       return await body(credentials);
     } catch (error) {
       if (error instanceof GitHubQueryError) {
         logger.error({ operation, err: error }, "github rejected our request (a bug in RepoScout)");
       } else if (error instanceof GitHubError) {
-        logger.warn(
-          { operation, code: error.code, status: error.response?.status, err: error },
-          "github request failed",
-        );
+        // One line, no stack: the stack points at our parsing code, not at what went wrong. An
+        // outage or a limit is the operator's to look at; any other answer (a name that does not
+        // exist...) is the user's, and the router logs it with the interaction.
+        if (concernsOperator(error)) logger.warn(errorFacts(error), "github request failed");
+        else logger.debug(errorFacts(error), "github answered with a user-facing error");
       } else {
         logger.error({ operation, err: error }, "github request failed unexpectedly");
+      }
+      if (error instanceof GitHubUnauthorizedError && options.onUnauthorized) {
+        throw (await options.onUnauthorized(credentials.fingerprint)) ?? error;
       }
       throw error;
     }
@@ -160,6 +187,8 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
     viewer: (token) => run("Viewer", token, (credentials) => fetchViewer(deps, credentials)),
     repositoryInfo: (token, repo) =>
       run("RepositoryInfo", token, (credentials) => fetchRepositoryInfo(deps, credentials, repo)),
+    repositoryAccess: (token, repo) =>
+      run("RepositoryAccess", token, (credentials) => fetchRepositoryAccess(deps, credentials, repo)),
     blame: (token, args) => run("Blame", token, (credentials) => fetchBlame(deps, credentials, args)),
     contents: (token, args) =>
       run("Contents", token, (credentials) => fetchContents(deps, credentials, args)),

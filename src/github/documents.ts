@@ -7,18 +7,30 @@
 /** The token's login and its GraphQL budget. */
 export const VIEWER_QUERY = `query Viewer { viewer { login } rateLimit { limit remaining used resetAt cost } }`;
 
-/** One page of an owner's own repositories (`orderBy` PUSHED_AT DESC or NAME ASC). */
-export const OWNER_REPOSITORIES_QUERY = `query OwnerRepositories($login: String!, $first: Int!, $after: String, $orderBy: RepositoryOrder!) {
+/**
+ * One page of an owner's own repositories (`orderBy` PUSHED_AT DESC or NAME ASC). `$privacy` is
+ * null for every repository the token can see, or `PUBLIC` for public ones only (GitHub counts
+ * internal repositories as private there): the default token's list (SPEC section 4).
+ */
+export const OWNER_REPOSITORIES_QUERY = `query OwnerRepositories($login: String!, $first: Int!, $after: String, $orderBy: RepositoryOrder!, $privacy: RepositoryPrivacy) {
   repositoryOwner(login: $login) { __typename login
-    repositories(first: $first, after: $after, orderBy: $orderBy, ownerAffiliations: [OWNER]) {
+    repositories(first: $first, after: $after, orderBy: $orderBy, ownerAffiliations: [OWNER], privacy: $privacy) {
       totalCount pageInfo { endCursor hasNextPage hasPreviousPage startCursor }
-      nodes { name nameWithOwner url pushedAt isPrivate description }
+      nodes { name nameWithOwner url pushedAt isPrivate visibility description }
     } } }`;
 
 /** A repository's header and the tip of its default branch. */
 export const REPOSITORY_INFO_QUERY = `query RepositoryInfo($owner: String!, $name: String!) {
-  repository(owner: $owner, name: $name) { nameWithOwner url isPrivate isEmpty
+  repository(owner: $owner, name: $name) { nameWithOwner url isPrivate visibility isEmpty
     defaultBranchRef { name target { oid } } } }`;
+
+/**
+ * Whether the token still sees a repository, and who may: one point, no git data. It tells
+ * `/contributors` the visibility (REST says nothing of it) and re-confirms a token's access before
+ * a cached private answer is served (SPEC section 4).
+ */
+export const REPOSITORY_ACCESS_QUERY = `query RepositoryAccess($owner: String!, $name: String!) {
+  repository(owner: $owner, name: $name) { nameWithOwner isPrivate visibility } }`;
 
 /**
  * How many annotated tags deep the Blame and Contents documents follow a tag to what it tags (a tag
@@ -41,7 +53,7 @@ export const TAG_DEPTH = 3;
  * resolves to null here just like a missing path.
  */
 export const BLAME_QUERY = `query Blame($owner: String!, $name: String!, $expression: String!, $path: String!) {
-  repository(owner: $owner, name: $name) { nameWithOwner url isPrivate
+  repository(owner: $owner, name: $name) { nameWithOwner url isPrivate visibility
     defaultBranchRef { name }
     object(expression: $expression) { __typename ...BlameAtCommit
       ... on Tag { target { __typename ...BlameAtCommit
@@ -68,7 +80,7 @@ fragment EntryAtCommit on Commit { file(path: $path) { type } }`;
  * the root, which is no tree entry: `file` is then not asked at all (`path` is "" and unused).
  */
 export const CONTENTS_QUERY = `query Contents($owner: String!, $name: String!, $commitExpression: String!, $objectExpression: String!, $path: String!, $hasPath: Boolean!) {
-  repository(owner: $owner, name: $name) { nameWithOwner url isPrivate defaultBranchRef { name }
+  repository(owner: $owner, name: $name) { nameWithOwner url isPrivate visibility defaultBranchRef { name }
     commit: object(expression: $commitExpression) { __typename ...PinnedCommit
       ... on Tag { target { __typename ...PinnedCommit
         ... on Tag { target { __typename ...PinnedCommit
@@ -83,6 +95,7 @@ export const DOCUMENTS = {
   Viewer: VIEWER_QUERY,
   OwnerRepositories: OWNER_REPOSITORIES_QUERY,
   RepositoryInfo: REPOSITORY_INFO_QUERY,
+  RepositoryAccess: REPOSITORY_ACCESS_QUERY,
   Blame: BLAME_QUERY,
   Contents: CONTENTS_QUERY,
 } as const;

@@ -14,6 +14,7 @@ import {
 } from "./transport/failureContext.js";
 import { httpFailure, parseJsonBody } from "./transport/httpFailure.js";
 import type { RestTransportOptions } from "./restTransport.js";
+import { reportedGraphQLCost, type TokenSpend } from "./tokenSpend.js";
 
 /** What every transport needs (see RestTransportOptions), plus the GraphQL endpoint. */
 export interface GraphQLTransportOptions extends RestTransportOptions {
@@ -24,6 +25,8 @@ export interface GraphQLTransportOptions extends RestTransportOptions {
 export interface GraphQLCall<T> {
   token: string;
   fingerprint: string;
+  /** Told what the answer cost (the reported `rateLimit { cost }`, else 1). */
+  onSpend?: ((spend: TokenSpend) => void) | undefined;
   operation: OperationName;
   variables: Record<string, unknown>;
   /** The shape of `data` for this document. */
@@ -120,10 +123,15 @@ export function createGraphQLTransport(options: GraphQLTransportOptions): GraphQ
       });
       ctx.now = options.now();
       recordRateLimitHeaders(ctx, exchange);
+      const spent = (points: number): void =>
+        call.onSpend?.({ resource: exchange.headers.get("x-ratelimit-resource") ?? "graphql", points });
 
-      if (exchange.status < 200 || exchange.status > 299)
+      if (exchange.status < 200 || exchange.status > 299) {
+        spent(1);
         throw httpFailure(exchange, ctx, { api: "graphql" });
+      }
       const envelope = graphqlEnvelopeSchema.safeParse(parseJsonBody(exchange.bodyText));
+      spent((envelope.success ? reportedGraphQLCost(envelope.data.data) : undefined) ?? 1);
       if (!envelope.success) {
         throw new UpstreamError("unreadable", contextOf(ctx, exchange, envelope.error));
       }

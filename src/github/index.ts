@@ -9,3 +9,4 @@ export * from "./errors.js";
 export { parseLinkHeader, pageOfLink } from "./linkHeader.js";
 export type { LinkRelations } from "./linkHeader.js";
 export type * from "./types.js";
+export type { MeteredToken, TokenSpend, TokenUse } from "./tokenSpend.js";

@@ -1,6 +1,7 @@
 import type { Logger } from "../logger.js";
 import { GitHubUnauthorizedError } from "./errors.js";
 import type { RateLimitBook } from "./rateLimits.js";
+import type { TokenSpend } from "./tokenSpend.js";
 import { exchangeWithRetry, type HttpExchange } from "./transport/exchangeWithRetry.js";
 import {
   isSendableToken,
@@ -26,6 +27,8 @@ export interface RestTransportOptions {
 export interface RestCall {
   token: string;
   fingerprint: string;
+  /** Told what the answer cost: 0 for a 304 (free when authorized), else 1. */
+  onSpend?: ((spend: TokenSpend) => void) | undefined;
   operation: string;
   url: string;
   variables: Record<string, unknown>;
@@ -75,6 +78,10 @@ export function createRestTransport(options: RestTransportOptions): RestTranspor
       });
       ctx.now = options.now();
       recordRateLimitHeaders(ctx, exchange);
+      call.onSpend?.({
+        resource: exchange.headers.get("x-ratelimit-resource") ?? "core",
+        points: exchange.status === 304 ? 0 : 1,
+      });
       return { exchange, ctx };
     },
   };

@@ -44,6 +44,12 @@ export const restErrorBodySchema = z.object({
 const otherObject = <const T extends readonly [string, ...string[]]>(types: T) =>
   z.object({ __typename: z.enum(types) });
 
+/**
+ * `Repository.visibility`. A value GitHub may add one day reads as `PRIVATE`: an answer whose
+ * audience RepoScout cannot tell is shown only to the asker, never to a channel (fail closed).
+ */
+export const visibilitySchema = z.enum(["PUBLIC", "PRIVATE", "INTERNAL"]).catch("PRIVATE");
+
 const commitPin = {
   oid: z.string().min(1),
   url: z.string(),
@@ -97,6 +103,7 @@ export const ownerRepositoriesDataSchema = z.object({
                 url: z.string(),
                 pushedAt: z.string().nullable(),
                 isPrivate: z.boolean(),
+                visibility: visibilitySchema,
                 description: z.string().nullable(),
               })
               .nullable(),
@@ -113,11 +120,18 @@ export const repositoryInfoDataSchema = z.object({
       nameWithOwner: z.string(),
       url: z.string(),
       isPrivate: z.boolean(),
+      visibility: visibilitySchema,
       isEmpty: z.boolean(),
       defaultBranchRef: z
         .object({ name: z.string(), target: z.object({ oid: z.string() }).nullable() })
         .nullable(),
     })
+    .nullable(),
+});
+
+export const repositoryAccessDataSchema = z.object({
+  repository: z
+    .object({ nameWithOwner: z.string(), isPrivate: z.boolean(), visibility: visibilitySchema })
     .nullable(),
 });
 
@@ -191,6 +205,7 @@ export const blameDataSchema = z.object({
       nameWithOwner: z.string(),
       url: z.string(),
       isPrivate: z.boolean(),
+      visibility: visibilitySchema,
       defaultBranchRef: z.object({ name: z.string() }).nullable(),
       // `blame` is non-null in the schema (and so is a tag's `target`): when it fails, the null
       // reaches `object`.
@@ -223,6 +238,7 @@ export const contentsDataSchema = z.object({
       nameWithOwner: z.string(),
       url: z.string(),
       isPrivate: z.boolean(),
+      visibility: visibilitySchema,
       defaultBranchRef: z.object({ name: z.string() }).nullable(),
       commit: throughTags(
         z.object({

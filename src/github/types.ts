@@ -23,10 +23,19 @@ export interface RateLimitSnapshot {
   observedAt: string;
 }
 
+/**
+ * GitHub's `RepositoryVisibility`: who may see a repository. `INTERNAL` is visible to the members of
+ * an enterprise, not to the public; RepoScout treats it as private (SPEC section 4).
+ */
+export type RepositoryVisibility = "PUBLIC" | "PRIVATE" | "INTERNAL";
+
 export interface RepositoryHeader {
   nameWithOwner: string;
   url: string;
+  /** GitHub's `isPrivate`: true for private and internal repositories. */
   isPrivate: boolean;
+  /** Asked in the same request as the answer, so the answer knows who may see it. */
+  visibility: RepositoryVisibility;
   /** Null for an empty repository. */
   defaultBranch: string | null;
 }
@@ -99,7 +108,9 @@ export interface RepositorySummary {
   url: string;
   /** Null for a repository never pushed to. */
   pushedAt: string | null;
+  /** True for private and internal repositories. */
   isPrivate: boolean;
+  visibility: RepositoryVisibility;
   description: string | null;
 }
 
@@ -115,6 +126,8 @@ export interface RepositoriesPage {
     hasNextPage: boolean;
     hasPreviousPage: boolean;
   };
+  /** True when the list was asked for public repositories only (`privacy: PUBLIC`). */
+  publicOnly?: boolean;
 }
 
 export type Contributor =
@@ -146,4 +159,15 @@ export interface RepositoryInfo extends RepositoryHeader {
   isEmpty: boolean;
   /** The commit at the tip of the default branch; null for an empty repository. */
   defaultBranchOid: string | null;
+}
+
+/**
+ * What a token is shown of a repository's visibility (`RepositoryAccess` document): the cheap read
+ * that tells `/contributors` (REST says nothing of it) and re-confirms access behind a cached
+ * private answer. A token that lost access gets `RepositoryNotFoundError` instead.
+ */
+export interface RepositoryAccess {
+  nameWithOwner: string;
+  isPrivate: boolean;
+  visibility: RepositoryVisibility;
 }

@@ -12,16 +12,19 @@ import {
   startDiscordStandIn,
   type DiscordStandIn,
   type DiscordStandInOptions,
+  type InteractionContextOptions,
   type InteractionHandle,
   type InteractionRecord,
   type InteractionRequest,
 } from "./discord/index.js";
 import {
+  DEMO_APPS,
   DEMO_TOKEN,
   startGitHubStandIn,
   type GitHubStandIn,
   type GitHubStandInOptions,
 } from "./github/index.js";
+import { githubSchema } from "./github/schema.js";
 
 /** Both stand-ins, the real bot connected to them, and what it needs. */
 export interface SandboxWorld {
@@ -37,6 +40,18 @@ export interface SandboxWorld {
   ): Promise<InteractionRecord>;
   /** Sends an interaction and returns its handle at once. */
   send(request: InteractionRequest): Promise<InteractionHandle>;
+  /**
+   * Signs a Discord user in through the real flow: `/login` as `user`, the code read from the
+   * bot's message, approved at the GitHub stand-in as `login` (or denied), then waits until the
+   * bot's message says how it ended. Resolves to the interaction's record at that point.
+   */
+  signIn(options: {
+    user?: InteractionContextOptions["user"];
+    channel?: InteractionContextOptions["channel"];
+    login: string;
+    deny?: boolean;
+    timeoutMs?: number;
+  }): Promise<InteractionRecord>;
   /** Stops the bot, the stores and both stand-ins; removes a temporary data folder. */
   close(): Promise<void>;
 }
@@ -61,6 +76,26 @@ export interface SandboxWorldOptions {
   client?: Partial<Pick<GitHubClientOptions, "timeoutMs" | "holdWhileLimited" | "sleep" | "random">>;
   deferAfterMs?: number;
   shortTtlSeconds?: number;
+  /**
+   * The app `/login` signs in to (GITHUB_OAUTH_CLIENT_ID and, when given, ..._SECRET); default the
+   * demo world's OAuth app with its secret; null for none (sign-in not set up).
+   */
+  oauth?: { clientId: string; clientSecret?: string } | null;
+  /** The bot's clock (token expiry, timestamps); tests move it with the stand-in's `now`. */
+  now?: () => Date;
+  /** `GITHUB_TOKEN_ALLOW_PRIVATE`: the default token may read private repositories (default false, as in production). */
+  allowPrivate?: boolean;
+  /** The answer cache's clock (epoch ms): tests move it to age entries without waiting. */
+  cacheNow?: () => number;
+}
+
+/** The user code in the bot's `/login` message (the code between ** and `), or null. */
+export function userCodeOf(record: InteractionRecord): string | null {
+  for (const embed of record.original?.embeds ?? []) {
+    const match = /\*\*`([A-Z0-9-]{4,32})`\*\*/.exec(embed.description ?? "");
+    if (match?.[1]) return match[1];
+  }
+  return null;
 }
 
 /**
@@ -75,14 +110,21 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), "reposcout-world-")));
   const github = await startGitHubStandIn({
     ...(options.githubDataDir ? { dataDir: options.githubDataDir } : {}),
+    // Polls 50 ms apart instead of GitHub's 5 s: a sign-in takes milliseconds, with the same rules.
+    deviceFlow: { intervalSeconds: 0.05 },
     ...options.github,
   });
   const discord = await startDiscordStandIn(options.discord);
+  // The stand-in builds GitHub's schema (a large SDL) on its first GraphQL request: seconds of CPU
+  // in this process on a busy machine, which held the bot's first acknowledgement past Discord's
+  // 3 seconds (the first command of a sandbox failed). Build it before the bot takes interactions.
+  githubSchema();
   const key =
     options.encryptionKey === null
       ? undefined
       : (options.encryptionKey ?? (await loadOrCreateSandboxKey(dataDir)));
   const defaultToken = options.defaultToken === null ? undefined : (options.defaultToken ?? DEMO_TOKEN);
+  const oauth = options.oauth === null ? undefined : (options.oauth ?? DEMO_APPS.oauthApp);
   const config = loadConfig({
     DISCORD_TOKEN: discord.botToken,
     DISCORD_CLIENT_ID: discord.applicationId,
@@ -95,7 +137,10 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
     DATA_DIR: dataDir,
     REDIS_URL: options.redisUrl,
     CACHE_SHORT_TTL_SECONDS: String(options.shortTtlSeconds ?? 60),
+    GITHUB_TOKEN_ALLOW_PRIVATE: options.allowPrivate ? "true" : undefined,
     LOG_LEVEL: "info",
+    GITHUB_OAUTH_CLIENT_ID: oauth?.clientId,
+    GITHUB_OAUTH_CLIENT_SECRET: oauth?.clientSecret,
   });
   // Links point where the stand-in says repositories live (github.com by default), like the links
   // in the stand-in's own answers.
@@ -104,6 +149,10 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
     memoryStores: options.memoryStores ?? (temporary && !options.redisUrl),
     ...(options.storePrefix ? { storePrefix: options.storePrefix } : {}),
     ...(options.client ? { client: options.client } : {}),
+    ...(options.now ? { now: options.now } : {}),
+    // Links stay on github.com (above); the sign-in is served by the stand-in's own web host.
+    signInWebUrl: github.webUrl,
+    ...(options.cacheNow ? { cacheNow: options.cacheNow } : {}),
   });
   const commands = await loadCommands();
   // Globally, as `npm run deploy` does without DISCORD_GUILD_ID: usable in the server and in DMs.
@@ -124,6 +173,24 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
     running,
     config,
     send: (request) => discord.interact(request),
+    async signIn({ user, channel, login, deny, timeoutMs = 15_000 }) {
+      const handle = await discord.interact({
+        kind: "slash",
+        name: "login",
+        ...(user !== undefined ? { user } : {}),
+        ...(channel !== undefined ? { channel } : {}),
+      });
+      const shown = await handle.waitFor((record) => userCodeOf(record) !== null || record.answered, {
+        timeoutMs,
+      });
+      const code = userCodeOf(shown);
+      if (code === null) throw new Error("the bot showed no sign-in code");
+      if (deny) github.oauth.deny(code);
+      else github.oauth.approve(code, login);
+      return handle.waitFor((record) => record.original !== null && userCodeOf(record) === null, {
+        timeoutMs,
+      });
+    },
     async run(request, wait = {}) {
       const handle = await discord.interact(request);
       if (request.kind === "autocomplete") {

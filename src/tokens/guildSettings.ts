@@ -2,54 +2,118 @@ import type { DurableStore } from "../cache/guardedStore.js";
 import { UserFacingError } from "../errors.js";
 import type { Logger } from "../logger.js";
 
+/** Every setting of one server, as `/settings show` prints it. */
+export interface GuildSettingsSnapshot {
+  /** Answers go into a new thread unless a command says `thread:false` (`/settings threads`). */
+  threads: boolean;
+  /**
+   * Answers drawn from private or internal repositories are posted in the channel, marked as
+   * private, instead of only to the asker (`/settings private-answers in-channel:true`).
+   */
+  privateAnswersInChannel: boolean;
+  /** When an admin last changed a setting (ISO); undefined when never. */
+  updatedAt: string | undefined;
+}
+
 /** Per-server settings (SPEC `/settings`); the shape of the bot's `GuildSettingsService`. */
 export interface GuildSettings {
   /** Whether answers go into threads by default; false when unset or when the store fails. */
   getThreads(guildId: string): Promise<boolean>;
   /** @throws SettingsStoreUnavailableError when the store fails. */
   setThreads(guildId: string, enabled: boolean): Promise<void>;
+  /**
+   * Whether private answers may be posted in the server's channels; false when unset or when the
+   * store fails, so an unreadable setting keeps private code to the asker (SPEC section 4).
+   */
+  getPrivateAnswersInChannel(guildId: string): Promise<boolean>;
+  /** @throws SettingsStoreUnavailableError when the store fails. */
+  setPrivateAnswersInChannel(guildId: string, inChannel: boolean): Promise<void>;
+  /**
+   * Every setting of the server, defaults filled in.
+   * @throws SettingsStoreUnavailableError when the store fails: `/settings show` must not pass a
+   *   default off as what the admins chose.
+   */
+  read(guildId: string): Promise<GuildSettingsSnapshot>;
 }
 
-/** `/settings` could not save. */
+/** `/settings` could not save, or `/settings show` could not read. */
 export class SettingsStoreUnavailableError extends UserFacingError {
   readonly code = "settings_store_unavailable";
-  constructor(options?: { cause?: unknown }) {
-    super("RepoScout cannot save this server's settings right now. Try again in a moment.", options);
+  constructor(options?: { cause?: unknown; action?: "save" | "read" }) {
+    super(
+      `RepoScout cannot ${options?.action === "read" ? "read" : "save"} this server's settings right now. Try again in a moment.`,
+      options,
+    );
   }
 }
 
 /** One record per server; fields not known here are kept, so a newer setting survives an older writer. */
-type SettingsRecord = Record<string, unknown> & { threads?: boolean; updatedAt?: string };
+type SettingsRecord = Record<string, unknown> & {
+  threads?: boolean;
+  privateAnswersInChannel?: boolean;
+  updatedAt?: string;
+};
 
 function asRecord(raw: unknown): SettingsRecord {
   return raw !== null && typeof raw === "object" && !Array.isArray(raw) ? (raw as SettingsRecord) : {};
 }
 
+/** The settings a record holds, with the defaults (everything off) where it holds none. */
+function snapshotOf(record: SettingsRecord): GuildSettingsSnapshot {
+  return {
+    threads: record.threads === true,
+    privateAnswersInChannel: record.privateAnswersInChannel === true,
+    updatedAt: typeof record.updatedAt === "string" ? record.updatedAt : undefined,
+  };
+}
+
 /**
  * Creates the server settings over the durable `settings` namespace (`stores.durable("settings")`).
- * A failed read gives the default (threads off): answering in place is always possible, so unlike
- * the vault, nothing is lost by it. The store's own outage reporter warns about the failure; this
- * adds a debug line per read.
+ * A failed read gives the defaults (threads off, private answers to the asker only): answering in
+ * place and privately is always possible, so unlike the vault, nothing is lost or leaked by it. The
+ * store's own outage reporter warns about the failure; this adds a debug line per read.
  */
 export function createGuildSettings(store: DurableStore, logger?: Logger): GuildSettings {
+  async function readOrDefaults(guildId: string, what: string): Promise<GuildSettingsSnapshot> {
+    try {
+      return snapshotOf(asRecord(await store.get(guildId)));
+    } catch (error) {
+      logger?.debug({ guildId, err: error }, `guild settings unreadable: ${what}`);
+      return snapshotOf({});
+    }
+  }
+
+  async function change(guildId: string, fields: Partial<SettingsRecord>): Promise<void> {
+    try {
+      const record = asRecord(await store.get(guildId));
+      await store.set(guildId, { ...record, ...fields, updatedAt: new Date().toISOString() });
+    } catch (error) {
+      logger?.error({ guildId, err: error }, "guild settings: write failed");
+      throw new SettingsStoreUnavailableError({ cause: error });
+    }
+    logger?.info({ guildId, ...fields }, "guild settings changed");
+  }
+
   return {
     async getThreads(guildId) {
-      try {
-        return asRecord(await store.get(guildId)).threads === true;
-      } catch (error) {
-        logger?.debug({ guildId, err: error }, "guild settings unreadable: threads off");
-        return false;
-      }
+      return (await readOrDefaults(guildId, "threads off")).threads;
     },
     async setThreads(guildId, enabled) {
+      await change(guildId, { threads: enabled });
+    },
+    async getPrivateAnswersInChannel(guildId) {
+      return (await readOrDefaults(guildId, "private answers to the asker only")).privateAnswersInChannel;
+    },
+    async setPrivateAnswersInChannel(guildId, inChannel) {
+      await change(guildId, { privateAnswersInChannel: inChannel });
+    },
+    async read(guildId) {
       try {
-        const record = asRecord(await store.get(guildId));
-        await store.set(guildId, { ...record, threads: enabled, updatedAt: new Date().toISOString() });
+        return snapshotOf(asRecord(await store.get(guildId)));
       } catch (error) {
-        logger?.error({ guildId, err: error }, "guild settings: write failed");
-        throw new SettingsStoreUnavailableError({ cause: error });
+        logger?.warn({ guildId, err: error }, "guild settings: read failed");
+        throw new SettingsStoreUnavailableError({ cause: error, action: "read" });
       }
-      logger?.info({ guildId, threads: enabled }, "guild settings: threads changed");
     },
   };
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
+import { chmod, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { ensurePrivateDir, ensurePrivateFile } from "../secureDataDir.js";
 
 /** The sandbox's encryption key, in its data dir. */
 export const SANDBOX_KEY_FILE = "token-encryption.key";
@@ -16,17 +17,20 @@ function parseKey(text: string, path: string): Buffer {
 
 /**
  * Reads a 32-byte key (base64 text) from `path`, or creates it: 32 random bytes, file mode 0600,
- * folder created. Creation uses an exclusive open, so two processes starting together end up with
- * the same key (the loser reads the winner's file).
+ * folder created 0700. An existing key file readable by others is tightened to 0600. Creation uses
+ * an exclusive open, so two processes starting together end up with the same key (the loser reads
+ * the winner's file).
  * @throws when the file exists but does not hold a 32-byte base64 key.
  */
 export async function loadOrCreateKeyFile(path: string): Promise<Buffer> {
   try {
-    return parseKey(await readFile(path, "utf8"), path);
+    const key = parseKey(await readFile(path, "utf8"), path);
+    await ensurePrivateFile(path);
+    return key;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
-  await mkdir(dirname(path), { recursive: true });
+  await ensurePrivateDir(dirname(path));
   const key = randomBytes(32);
   try {
     await writeFile(path, `${key.toString("base64")}\n`, { mode: 0o600, flag: "wx" });

@@ -2,9 +2,16 @@ import { UserFacingError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { tokenFingerprint } from "./fingerprint.js";
 import { TokenStoreUnavailableError, type TokenVault } from "./tokenVault.js";
+import type { UserTokens } from "./userTokens.js";
 
-/** Where the token in effect comes from (SPEC section 4). */
-export type TokenOrigin = "server" | "default";
+/** Where the token in effect comes from (SPEC section 4): the asker's own sign-in, the server, the default. */
+export type TokenOrigin = "user" | "server" | "default";
+
+/** Who asks, where (the shape of the Scout's `Asker`). */
+export interface TokenAsker {
+  guildId: string | null;
+  userId: string;
+}
 
 /** The token in effect for a request. Never log `token`; `fingerprint` is what scopes the cache. */
 export interface ResolvedToken {
@@ -15,13 +22,15 @@ export interface ResolvedToken {
 
 export interface TokenResolver {
   /**
-   * The token in effect: the server's own, else the default one.
-   * @param guildId null in a DM, where only the default token applies.
-   * @throws MissingTokenError when there is neither.
+   * The token in effect: the asker's own (after `/login`), else the server's, else the default one.
+   * @param asker the server (null in a DM, where no server token applies) and the user.
+   * @throws MissingTokenError when there is none.
+   * @throws SignInEndedError or SignInRenewalUnavailableError (from the user tokens) when the
+   *   asker's own sign-in expired and cannot be renewed now.
    * @throws TokenStoreUnavailableError or VaultLockedError (from the vault) when the server's
    *   token cannot be read and there is nothing to fall back on (see createTokenResolver).
    */
-  resolve(guildId: string | null): Promise<ResolvedToken>;
+  resolve(asker: TokenAsker): Promise<ResolvedToken>;
   /** Drops what is remembered of a server's token (after `/token set` or `/token clear`). */
   forget(guildId: string): void;
 }
@@ -38,7 +47,8 @@ export class MissingTokenError extends UserFacingError {
 const REMEMBER_MS = 30_000;
 
 /**
- * Creates the token resolver (SPEC section 4: the server's token, else the default one).
+ * Creates the token resolver (SPEC section 4: the asker's own token, else the server's, else the
+ * default one). The asker's own token comes from `userTokens`, which renews and drops it.
  *
  * Vault reads are remembered for a short while, and the last one read stays known through a store
  * outage: a store outage makes answers slower, never fails a command (SPEC section 4), and a server
@@ -50,6 +60,8 @@ const REMEMBER_MS = 30_000;
  */
 export function createTokenResolver(options: {
   vault: Pick<TokenVault, "get">;
+  /** People's own sign-ins; absent: nobody can sign in (no `/login`). */
+  userTokens?: Pick<UserTokens, "tokenFor"> | undefined;
   defaultToken?: string | undefined;
   /** From `fingerprintKeyFrom` or `loadFingerprintKey` (./fingerprint.js). */
   fingerprintKey: Buffer;
@@ -85,8 +97,26 @@ export function createTokenResolver(options: {
     }
   }
 
+  /** The asker's own token; a vault outage never read before falls through to the server's (logged). */
+  async function userToken(userId: string): Promise<string | null> {
+    if (!options.userTokens) return null;
+    try {
+      return await options.userTokens.tokenFor(userId);
+    } catch (error) {
+      if (!(error instanceof TokenStoreUnavailableError)) throw error;
+      options.logger?.warn(
+        { userId },
+        "user vault unavailable: using the server's or the default token for now",
+      );
+      return null;
+    }
+  }
+
   return {
-    async resolve(guildId) {
+    async resolve({ guildId, userId }) {
+      const own = await userToken(userId);
+      if (own)
+        return { token: own, origin: "user", fingerprint: tokenFingerprint(options.fingerprintKey, own) };
       const token = guildId !== null ? await serverToken(guildId) : null;
       if (token) {
         return { token, origin: "server", fingerprint: tokenFingerprint(options.fingerprintKey, token) };

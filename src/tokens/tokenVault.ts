@@ -1,8 +1,16 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { DurableStore } from "../cache/guardedStore.js";
 import { UserFacingError } from "../errors.js";
 import type { Logger } from "../logger.js";
+import {
+  createKeyring,
+  isStale,
+  keyFor,
+  seal as sealText,
+  sealedFieldsShape,
+  unseal as unsealText,
+  type SealingKey,
+} from "./sealing.js";
 
 /** A server token as the vault gives it back. */
 export interface StoredToken {
@@ -74,48 +82,35 @@ export class VaultLockedError extends UserFacingError {
 /** The vault's store failed or did not answer in time. */
 export class TokenStoreUnavailableError extends UserFacingError {
   readonly code = "token_store_unavailable";
-  constructor(operation: "read" | "write", options?: { cause?: unknown }) {
+  /** @param whose the server's token store (default) or the user's own sign-in. */
+  constructor(
+    operation: "read" | "write",
+    options?: { cause?: unknown },
+    whose: "server" | "user" = "server",
+  ) {
+    const store = whose === "server" ? "this server's token store" : "your GitHub sign-in";
     super(
       operation === "read"
-        ? "RepoScout cannot read this server's token store right now. Try again in a moment."
-        : "RepoScout cannot save to this server's token store right now. Try again in a moment.",
+        ? `RepoScout cannot read ${store} right now. Try again in a moment.`
+        : `RepoScout cannot save ${store} right now. Try again in a moment.`,
       options,
     );
   }
 }
 
 const RECORD_VERSION = 1;
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
 const GUILD_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-const base64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/);
 const recordSchema = z.object({
   v: z.literal(RECORD_VERSION),
   guildId: z.string(),
-  /** Which key encrypted it: a derived id, safe to store, that tells the current key from the previous. */
-  kid: z.string(),
-  iv: base64,
-  tag: base64,
-  ciphertext: base64,
+  /** `kid`: which key encrypted it, a derived id, safe to store, that tells the current key from the previous. */
+  ...sealedFieldsShape,
   setBy: z.string(),
   setAt: z.string(),
   login: z.string(),
 });
 type VaultRecord = z.infer<typeof recordSchema>;
-
-interface VaultKey {
-  id: string;
-  aes: Buffer;
-}
-
-/** The AES key and the key id are derived (HKDF) so the configured key itself is used for nothing else. */
-function vaultKey(key: Buffer): VaultKey {
-  if (key.length !== 32) throw new Error("the token encryption key must be 32 bytes");
-  const derive = (purpose: string, length: number): Buffer =>
-    Buffer.from(hkdfSync("sha256", key, Buffer.alloc(0), `reposcout/vault/${purpose}/v1`, length));
-  return { id: derive("key-id", 8).toString("hex"), aes: derive("aes-256-gcm", 32) };
-}
 
 /**
  * The associated data: the record's meaning. Authenticated with the token, so a record moved to
@@ -135,18 +130,11 @@ function associatedData(record: Pick<VaultRecord, "guildId" | "setBy" | "setAt" 
   );
 }
 
-function seal(key: VaultKey, guildId: string, meta: TokenStatus, token: string): VaultRecord {
-  const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv("aes-256-gcm", key.aes, iv, { authTagLength: TAG_BYTES });
-  cipher.setAAD(associatedData({ guildId, ...meta }));
-  const ciphertext = Buffer.concat([cipher.update(token, "utf8"), cipher.final()]);
+function seal(key: SealingKey, guildId: string, meta: TokenStatus, token: string): VaultRecord {
   return {
     v: RECORD_VERSION,
     guildId,
-    kid: key.id,
-    iv: iv.toString("base64"),
-    tag: cipher.getAuthTag().toString("base64"),
-    ciphertext: ciphertext.toString("base64"),
+    ...sealText(key, token, associatedData({ guildId, ...meta })),
     setBy: meta.setBy,
     setAt: meta.setAt,
     login: meta.login,
@@ -154,21 +142,8 @@ function seal(key: VaultKey, guildId: string, meta: TokenStatus, token: string):
 }
 
 /** @returns the token, or undefined when authentication fails. */
-function unseal(key: VaultKey, record: VaultRecord): string | undefined {
-  const iv = Buffer.from(record.iv, "base64");
-  const tag = Buffer.from(record.tag, "base64");
-  if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES) return undefined;
-  try {
-    const decipher = createDecipheriv("aes-256-gcm", key.aes, iv, { authTagLength: TAG_BYTES });
-    decipher.setAAD(associatedData(record));
-    decipher.setAuthTag(tag);
-    return Buffer.concat([
-      decipher.update(Buffer.from(record.ciphertext, "base64")),
-      decipher.final(),
-    ]).toString("utf8");
-  } catch {
-    return undefined;
-  }
+function unseal(key: SealingKey, record: VaultRecord): string | undefined {
+  return unsealText(key, record, associatedData(record));
 }
 
 function checkGuildId(guildId: string): void {
@@ -192,8 +167,8 @@ export interface TokenVaultOptions {
  * current key when read. Nothing here ever logs or returns a token except {@link TokenVault.get}.
  */
 export function createTokenVault(options: TokenVaultOptions): TokenVault {
-  const current = options.key ? vaultKey(options.key) : undefined;
-  const previous = options.previousKey ? vaultKey(options.previousKey) : undefined;
+  const keyring = createKeyring(options.key, options.previousKey);
+  const current = keyring.current;
   const now = options.now ?? (() => new Date());
   const { store, logger } = options;
 
@@ -225,7 +200,7 @@ export function createTokenVault(options: TokenVaultOptions): TokenVault {
       return null;
     }
     const record = parsed.data;
-    const key = [current, previous].find((candidate) => candidate?.id === record.kid);
+    const key = keyFor(keyring, record.kid);
     if (!key) {
       logger.error({ guildId, kid: record.kid }, "token vault: record encrypted with an unknown key");
       throw new VaultLockedError();
@@ -240,7 +215,7 @@ export function createTokenVault(options: TokenVaultOptions): TokenVault {
       return null;
     }
     const meta: TokenStatus = { setBy: record.setBy, setAt: record.setAt, login: record.login };
-    if (current && key === previous && previous.id !== current.id) {
+    if (current && isStale(keyring, key)) {
       try {
         await write(guildId, seal(current, guildId, meta, token));
         logger.info({ guildId }, "token vault: record re-encrypted with the current key");

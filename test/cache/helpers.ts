@@ -1,4 +1,5 @@
 import { Writable } from "node:stream";
+import { describe, inject, it } from "vitest";
 import { createLogger, type Logger } from "../../src/logger.js";
 
 /** A JSON logger whose lines the test can read. */
@@ -30,5 +31,30 @@ export function capturingLogger(level: "debug" | "info" | "warn" = "debug"): {
 /** A Redis URL where nothing listens: every connection is refused at once. */
 export const REFUSING_REDIS_URL = "redis://127.0.0.1:1";
 
-/** The local Redis the tests use (CI starts it). */
-export const LOCAL_REDIS_URL = "redis://127.0.0.1:6379";
+/**
+ * The Redis of this run (a redis-server the global setup started on a free port, or
+ * REDIS_TEST_URL), or none: then the Redis tests are skipped, or fail when the run requires Redis
+ * (REPOSCOUT_REQUIRE_REDIS=1, as in CI). See test/redis/globalSetup.ts.
+ */
+const REDIS = inject("redisForTests");
+
+/**
+ * `describe` for tests that need Redis. Without one, the block is skipped; or, when the run
+ * requires Redis, it holds one failing test that says why instead of its own.
+ */
+export function describeWithRedis(name: string, body: () => void): void {
+  if (REDIS.url !== null) describe(name, body);
+  else if (!REDIS.required) describe.skip(name, body);
+  else
+    describe(name, () => {
+      it("has a Redis to run against", () => {
+        throw new Error(REDIS.reason ?? "no Redis in this run");
+      });
+    });
+}
+
+/** The Redis of this run, inside a `describeWithRedis` block. */
+export function redisTestUrl(): string {
+  if (REDIS.url === null) throw new Error(REDIS.reason ?? "no Redis in this run");
+  return REDIS.url;
+}

@@ -12,7 +12,7 @@ import { StoreUnavailableError } from "../../src/cache/guardedStore.js";
 import { openStores, type Stores } from "../../src/cache/openStores.js";
 import { createOutageReporter } from "../../src/cache/outageReporter.js";
 import { silentLogger } from "../../src/logger.js";
-import { LOCAL_REDIS_URL, REFUSING_REDIS_URL, capturingLogger } from "./helpers.js";
+import { REFUSING_REDIS_URL, capturingLogger, describeWithRedis, redisTestUrl } from "./helpers.js";
 
 const FP = "0123456789abcdef0123456789abcdef";
 
@@ -209,21 +209,21 @@ describe("the ETag store", () => {
   });
 });
 
-describe("Redis stores (local Redis)", () => {
+describeWithRedis("Redis stores (the tests' Redis)", () => {
   const prefix = `reposcout-test-${randomBytes(6).toString("hex")}`;
   let stores: Stores;
 
   beforeAll(async () => {
     stores = await openStores({
       dataDir: "unused",
-      redisUrl: LOCAL_REDIS_URL,
+      redisUrl: redisTestUrl(),
       logger: silentLogger(),
       prefix,
     });
   });
   afterAll(async () => {
     await stores.close();
-    const client = createClient({ url: LOCAL_REDIS_URL });
+    const client = createClient({ url: redisTestUrl() });
     await client.connect();
     try {
       const keys = await client.keys(`${prefix}:*`);
@@ -240,11 +240,15 @@ describe("Redis stores (local Redis)", () => {
     expect(await stores.cache("blame").get("k")).toEqual({ lines: 1 });
     expect(await stores.durable("vault").get("123")).toEqual({ sealed: true });
 
-    const client = createClient({ url: LOCAL_REDIS_URL });
+    const client = createClient({ url: redisTestUrl() });
     await client.connect();
     try {
+      // The entries, and the books of the cache bound (which never expire, like the vault).
       expect((await client.keys(`${prefix}:*`)).sort()).toEqual([
         `${prefix}:blame::k`,
+        `${prefix}:lru:sizes`,
+        `${prefix}:lru:ticks`,
+        `${prefix}:lru:total`,
         `${prefix}:vault::123`,
       ]);
       const ttl = await client.pTTL(`${prefix}:blame::k`);

@@ -3,7 +3,9 @@ import { DEMO_REFS, DEMO_REPOSITORIES } from "../../src/sandbox/github/index.js"
 import type { InteractionRecord } from "../../src/sandbox/discord/index.js";
 import { useWorld } from "./helpers.js";
 
-const world = useWorld();
+// The default token may read private repositories here (GITHUB_TOKEN_ALLOW_PRIVATE), as any token
+// that sees them: choices go to the person typing alone, so private ones are offered, marked 🔒.
+const world = useWorld({ allowPrivate: true });
 
 /** Types into an option and returns the choices the bot offered; nothing else may happen. */
 async function suggest(

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OTHER_LOGIN, OTHER_TOKEN } from "../../src/sandbox/github/index.js";
 import { startSandboxWorld, type SandboxWorld } from "../../src/sandbox/harness.js";
 import { transcriptOf } from "../../src/sandbox/transcript.js";
+import { describeWithRedis, redisTestUrl } from "../cache/helpers.js";
 
 function footerOf(record: Awaited<ReturnType<SandboxWorld["run"]>>): string {
   return transcriptOf(record).messages.at(-1)?.message.embeds[0]?.footer?.text ?? "";
@@ -18,7 +19,9 @@ const blame = { kind: "slash", name: "blame", options: { repo: "demo/widgets", p
 describe("the answer cache, end to end", () => {
   let world: SandboxWorld;
   beforeAll(async () => {
-    world = await startSandboxWorld({ shortTtlSeconds: 1 });
+    // The default token may read private repositories here (GITHUB_TOKEN_ALLOW_PRIVATE): the test
+    // of cache scoping reads demo/secret with it, then with a token that cannot see it.
+    world = await startSandboxWorld({ shortTtlSeconds: 1, allowPrivate: true });
   });
   afterAll(async () => {
     await world?.close();
@@ -138,16 +141,16 @@ describe("a cache outage", () => {
   });
 });
 
-describe("the Redis-backed cache and vault", () => {
+describeWithRedis("the Redis-backed cache and vault", () => {
   let world: SandboxWorld;
   const prefix = `e2e-${randomBytes(4).toString("hex")}`;
   beforeAll(async () => {
-    world = await startSandboxWorld({ redisUrl: "redis://127.0.0.1:6379", storePrefix: prefix });
+    world = await startSandboxWorld({ redisUrl: redisTestUrl(), storePrefix: prefix });
   });
   afterAll(async () => {
     await world?.close();
-    // Leave nothing behind in the shared Redis.
-    const client = createClient({ url: "redis://127.0.0.1:6379" });
+    // Leave nothing behind, also in a Redis given with REDIS_TEST_URL.
+    const client = createClient({ url: redisTestUrl() });
     await client.connect();
     const keys = await client.keys(`${prefix}:*`);
     if (keys.length > 0) await client.del(keys);

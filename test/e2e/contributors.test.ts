@@ -42,10 +42,17 @@ describe("/contributors answers", () => {
     expectDeliveredWithoutPings(record);
     const { embed, message } = answerOf(record);
     const sent = world().github.requests.slice(before);
-    expect(sent.map((request) => `${request.method} ${request.path.split("?")[0]}`)).toEqual([
-      "GET /repos/demo/crowd/contributors",
-    ]);
-    expect(sent[0]!.path).toMatch(/[?&]page=1(&|$)/);
+    // REST says nothing of visibility: one GraphQL RepositoryAccess read goes alongside.
+    expect(
+      sent
+        .map((request) =>
+          request.api === "graphql"
+            ? `POST /graphql ${request.operationName}`
+            : `${request.method} ${request.path.split("?")[0]}`,
+        )
+        .sort(),
+    ).toEqual(["GET /repos/demo/crowd/contributors", "POST /graphql RepositoryAccess"]);
+    expect(sent.find((request) => request.api === "rest")!.path).toMatch(/[?&]page=1(&|$)/);
     expect(embed.title).toBe("Contributors of demo/crowd");
     expect(embed.footer?.text).toBe("fetched now");
     expect(embed.description).toMatch(/^Page 1 of 3\n/);

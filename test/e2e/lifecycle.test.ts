@@ -56,13 +56,23 @@ describe("the bot as a process, against the local Discord and GitHub", () => {
     const result = await exited(runScript("deploy-commands.ts", env));
     expect(result.stderr).not.toMatch(/error/i);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/Registered 7 commands in server/);
+    expect(result.stdout).toMatch(/Registered 9 commands in server/);
     expect(
       discord
         .commands({ guildId: discord.guildId })
         .map((command) => command.name)
         .sort(),
-    ).toEqual(["blame", "contents", "contributors", "repos", "settings", "token", "whoami"]);
+    ).toEqual([
+      "blame",
+      "contents",
+      "contributors",
+      "login",
+      "logout",
+      "repos",
+      "settings",
+      "token",
+      "whoami",
+    ]);
   });
 
   it("connects, answers, finishes the interaction in flight on SIGTERM and exits 0", async () => {

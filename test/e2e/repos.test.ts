@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_REPOSITORIES } from "../../src/sandbox/github/index.js";
 import type { SandboxWorld } from "../../src/sandbox/harness.js";
 import { transcriptOf } from "../../src/sandbox/transcript.js";
@@ -19,7 +19,19 @@ import {
   type ShownMessage,
 } from "./helpers.js";
 
-const world = useWorld({ extended: true });
+// Lists of what a token sees, private repositories included: the default token may read them here
+// (GITHUB_TOKEN_ALLOW_PRIVATE), and this server's admins let such lists into the channel, so they
+// are posted (and paged, and threaded) as usual. test/e2e/privacy.test.ts covers the defaults.
+const world = useWorld({ extended: true, allowPrivate: true });
+beforeAll(async () => {
+  const record = await world().run({
+    kind: "slash",
+    name: "settings private-answers",
+    options: { "in-channel": true },
+    user: "admin",
+  });
+  expect(transcriptOf(record).isError).toBe(false);
+});
 
 /** The repository lines of a `/repos` answer: name, URL, private, and the pushed part. */
 function listed(description: string): Array<{ name: string; url: string; private: boolean; pushed: string }> {

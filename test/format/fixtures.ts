@@ -82,6 +82,7 @@ export const REPOSITORY: RepositoryHeader = {
   nameWithOwner: "octo/widgets",
   url: "https://github.com/octo/widgets",
   isPrivate: false,
+  visibility: "PUBLIC",
   defaultBranch: "main",
 };
 

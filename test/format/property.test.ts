@@ -102,7 +102,13 @@ describe("formatters on random input", () => {
         }),
       }));
       const answer: BlameAnswer = {
-        repository: { nameWithOwner: text(8), url: url(), isPrivate: false, defaultBranch: null },
+        repository: {
+          nameWithOwner: text(8),
+          url: url(),
+          isPrivate: false,
+          visibility: "PUBLIC",
+          defaultBranch: null,
+        },
         commit: { oid: pick(["a1b2c3d4e5", text(3), ""]), url: url(), committedDate: date() },
         path: text(10),
         file:
@@ -135,7 +141,13 @@ describe("formatters on random input", () => {
     const { random, text, pick, number, url, freshness } = generators(3);
     for (let run = 0; run < RUNS; run += 1) {
       const base = {
-        repository: { nameWithOwner: text(8), url: url(), isPrivate: true, defaultBranch: "main" },
+        repository: {
+          nameWithOwner: text(8),
+          url: url(),
+          isPrivate: true,
+          visibility: "PRIVATE" as const,
+          defaultBranch: "main",
+        },
         commit: { oid: text(4), url: url(), committedDate: NOW.toISOString() },
         path: text(10),
       };
@@ -176,14 +188,18 @@ describe("formatters on random input", () => {
   it("formatRepositories and formatContributors always give valid messages", () => {
     const { random, text, pick, number, url, date, freshness } = generators(4);
     for (let run = 0; run < RUNS; run += 1) {
-      const repositories: RepositorySummary[] = Array.from({ length: pick([0, 1, 30, 100]) }, () => ({
-        name: text(6),
-        nameWithOwner: text(8),
-        url: url(),
-        pushedAt: random() < 0.2 ? null : date(),
-        isPrivate: random() < 0.5,
-        description: random() < 0.3 ? null : text(pick([5, 100])),
-      }));
+      const repositories: RepositorySummary[] = Array.from({ length: pick([0, 1, 30, 100]) }, () => {
+        const visibility = pick(["PUBLIC", "PRIVATE", "INTERNAL"] as const);
+        return {
+          name: text(6),
+          nameWithOwner: text(8),
+          url: url(),
+          pushedAt: random() < 0.2 ? null : date(),
+          isPrivate: visibility !== "PUBLIC",
+          visibility,
+          description: random() < 0.3 ? null : text(pick([5, 100])),
+        };
+      });
       expectValidMessage(
         formatRepositories(
           {

@@ -14,6 +14,7 @@ function repository(name: string, overrides: Partial<RepositorySummary> = {}): R
     url: `https://github.com/octo/${name}`,
     pushedAt: "2024-05-01T10:00:00Z",
     isPrivate: false,
+    visibility: "PUBLIC",
     description: `The ${name} project`,
     ...overrides,
   };
@@ -36,7 +37,7 @@ describe("formatRepositories", () => {
   const message = formatRepositories(
     page([
       repository("widgets"),
-      repository("secret", { isPrivate: true, pushedAt: null, description: null }),
+      repository("secret", { isPrivate: true, visibility: "PRIVATE", pushedAt: null, description: null }),
     ]),
     { sort: "pushed", pageNumber: 2, perPage: 10 },
     { ...meta, buttons: { previous: "repos:p", next: "repos:n" } },

@@ -24,7 +24,7 @@ describe("formatWhoami", () => {
     expectValidMessage(message);
     expect(descriptionOf(message).split("\n")).toEqual([
       "Commands here use GitHub as **octo\\-bot**.",
-      "Token: this server's token, set by an admin.",
+      "Token: `server`: this server's token, set by an admin.",
       `Rate limit: 4,321 of 5,000 graphql points left, resets <t:${unix(rateLimit.resetAt)}:R> (as of <t:${unix(rateLimit.observedAt)}:R>).`,
     ]);
     expect(message.embeds[0]!.footer?.text).toBe("cached 11 min ago");
@@ -34,7 +34,7 @@ describe("formatWhoami", () => {
     const message = formatWhoami({ login: "@everyone", rateLimit: null }, { origin: "default", now: NOW });
     expectValidMessage(message);
     expect(descriptionOf(message)).toContain(`**@${ZWSP}everyone**`);
-    expect(descriptionOf(message)).toContain("Token: the bot's default token.");
+    expect(descriptionOf(message)).toContain("Token: `default`: the bot's default token.");
     expect(descriptionOf(message)).toContain("Rate limit: unknown");
     expect(message.embeds[0]!.footer).toBeUndefined();
   });

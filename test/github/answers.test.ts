@@ -5,6 +5,7 @@ const REPOSITORY = {
   nameWithOwner: "demo/widgets",
   url: "https://github.com/demo/widgets",
   isPrivate: false,
+  visibility: "PUBLIC",
   defaultBranchRef: { name: "main" },
 };
 const COMMIT = {
@@ -67,6 +68,7 @@ describe("answers as plain data", () => {
         nameWithOwner: "demo/widgets",
         url: "https://github.com/demo/widgets",
         isPrivate: false,
+        visibility: "PUBLIC",
         defaultBranch: "main",
       },
       commit: { oid: COMMIT.oid, url: COMMIT.url, committedDate: COMMIT.committedDate },
@@ -208,6 +210,7 @@ describe("answers as plain data", () => {
                 url: "https://github.com/demo/widgets",
                 pushedAt: "2024-05-01T10:00:00Z",
                 isPrivate: false,
+                visibility: "PUBLIC",
                 description: "Widgets",
               },
               null,
@@ -217,6 +220,7 @@ describe("answers as plain data", () => {
                 url: "https://github.com/demo/fresh",
                 pushedAt: null,
                 isPrivate: true,
+                visibility: "INTERNAL",
                 description: null,
               },
             ],
@@ -235,6 +239,7 @@ describe("answers as plain data", () => {
           url: "https://github.com/demo/widgets",
           pushedAt: "2024-05-01T10:00:00Z",
           isPrivate: false,
+          visibility: "PUBLIC",
           description: "Widgets",
         },
         {
@@ -243,6 +248,7 @@ describe("answers as plain data", () => {
           url: "https://github.com/demo/fresh",
           pushedAt: null,
           isPrivate: true,
+          visibility: "INTERNAL",
           description: null,
         },
       ],
@@ -264,6 +270,7 @@ describe("answers as plain data", () => {
       nameWithOwner: "demo/widgets",
       url: "https://github.com/demo/widgets",
       isPrivate: false,
+      visibility: "PUBLIC",
       defaultBranch: "main",
       isEmpty: false,
       defaultBranchOid: "d".repeat(40),
@@ -276,6 +283,35 @@ describe("answers as plain data", () => {
       defaultBranch: null,
       defaultBranchOid: null,
     });
+  });
+
+  it("repositoryAccess: the name and visibility the token is shown, or not found once it sees nothing", async () => {
+    const client = answering({
+      data: { repository: { nameWithOwner: "demo/handbook", isPrivate: true, visibility: "INTERNAL" } },
+    });
+    expect(await client.repositoryAccess(TOKEN, DEMO)).toEqual({
+      nameWithOwner: "demo/handbook",
+      isPrivate: true,
+      visibility: "INTERNAL",
+    });
+    const gone = answering({
+      data: { repository: null },
+      errors: [
+        {
+          type: "NOT_FOUND",
+          path: ["repository"],
+          message: "Could not resolve to a Repository with the name 'demo/widgets'.",
+        },
+      ],
+    });
+    await expect(gone.repositoryAccess(TOKEN, DEMO)).rejects.toMatchObject({ code: "repository_not_found" });
+  });
+
+  it("reads a visibility GitHub may add one day as private, so such an answer never reaches a channel", async () => {
+    const client = answering({
+      data: { repository: { nameWithOwner: "demo/widgets", isPrivate: false, visibility: "FRIENDS_ONLY" } },
+    });
+    expect(await client.repositoryAccess(TOKEN, DEMO)).toMatchObject({ visibility: "PRIVATE" });
   });
 
   it("viewer: the login and the budget from the rateLimit field", async () => {

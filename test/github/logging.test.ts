@@ -16,7 +16,7 @@ function memoryLogger() {
 }
 
 describe("logging", () => {
-  it("writes a debug line per request, a warn per retry and per error, and never the token", async () => {
+  it("writes a debug line per request and per answer the user caused, a warn per retry, and never the token", async () => {
     const { logger, lines } = memoryLogger();
     const github = fakeFetch((_r, index) =>
       index === 0
@@ -43,8 +43,16 @@ describe("logging", () => {
       level: 40,
       reason: "HTTP 502",
     });
-    const failure = lines.find((line) => line["msg"] === "github request failed");
-    expect(failure).toMatchObject({ level: 40, code: "repository_not_found", status: 404 });
+    // A repository that does not exist is the user's answer, not the operator's problem: one debug
+    // line here (the router logs what the user read at info), no stack trace.
+    const failure = lines.find((line) => line["code"] === "repository_not_found");
+    expect(failure).toMatchObject({
+      level: 20,
+      msg: "github answered with a user-facing error",
+      repo: "demo/widgets",
+      github: { operation: "contributors", status: 404 },
+    });
+    expect(failure).not.toHaveProperty("err");
 
     expect(JSON.stringify(lines)).not.toContain(TOKEN);
   });

@@ -36,6 +36,7 @@ describe("the GraphQL request on the wire", () => {
         first: 10,
         after: null,
         orderBy: { field: "PUSHED_AT", direction: "DESC" },
+        privacy: null,
       },
     });
   });
@@ -68,7 +69,21 @@ describe("the GraphQL request on the wire", () => {
       first: 5,
       after: "Y3Vyc29y",
       orderBy: { field: "NAME", direction: "ASC" },
+      privacy: null,
     });
+  });
+
+  it("asks GitHub for public repositories only when told (privacy PUBLIC), and says so on the page", async () => {
+    const github = fakeFetch(() => json(OWNER_PAGE));
+    const { client } = clientWith(github.fetch);
+    const page = await client.repositories(TOKEN, {
+      login: "octo",
+      first: 10,
+      sort: "pushed",
+      publicOnly: true,
+    });
+    expect(github.requests.map(variablesOf)).toEqual([expect.objectContaining({ privacy: "PUBLIC" })]);
+    expect(page.publicOnly).toBe(true);
   });
 
   it("puts the ref and the path of blame and contents in variables (HEAD when no ref)", async () => {

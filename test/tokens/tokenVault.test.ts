@@ -13,7 +13,7 @@ import {
   VaultLockedError,
   createTokenVault,
 } from "../../src/tokens/tokenVault.js";
-import { LOCAL_REDIS_URL, REFUSING_REDIS_URL, capturingLogger } from "../cache/helpers.js";
+import { REFUSING_REDIS_URL, capturingLogger, describeWithRedis, redisTestUrl } from "../cache/helpers.js";
 
 const TOKEN = "ghp_VaultTestToken0123456789abcdefghijKLMN";
 const GUILD = "111111111111111111";
@@ -239,10 +239,10 @@ describe("token vault over a store that fails", () => {
   });
 });
 
-describe("token vault in Redis (local Redis)", () => {
+describeWithRedis("token vault in Redis (the tests' Redis)", () => {
   const prefix = `reposcout-test-${randomBytes(6).toString("hex")}`;
   afterAll(async () => {
-    const client = createClient({ url: LOCAL_REDIS_URL });
+    const client = createClient({ url: redisTestUrl() });
     await client.connect();
     try {
       const keys = await client.keys(`${prefix}:*`);
@@ -255,7 +255,7 @@ describe("token vault in Redis (local Redis)", () => {
   it("round-trips a token and keeps only ciphertext in Redis", async () => {
     const stores = await openStores({
       dataDir: "unused",
-      redisUrl: LOCAL_REDIS_URL,
+      redisUrl: redisTestUrl(),
       logger: silentLogger(),
       prefix,
     });
@@ -264,7 +264,7 @@ describe("token vault in Redis (local Redis)", () => {
       await vault.set(GUILD, { token: TOKEN, setBy: ADMIN, login: "octocat" });
       expect(await vault.get(GUILD)).toMatchObject({ token: TOKEN, login: "octocat" });
 
-      const client = createClient({ url: LOCAL_REDIS_URL });
+      const client = createClient({ url: redisTestUrl() });
       await client.connect();
       try {
         const raw = await client.get(`${prefix}:vault::${GUILD}`);

@@ -15,6 +15,8 @@ import { REFUSING_REDIS_URL } from "../cache/helpers.js";
 const SERVER_TOKEN = "ghp_ServerToken0123456789abcdefghijklmnop";
 const DEFAULT_TOKEN = "ghp_DefaultToken0123456789abcdefghijklmno";
 const GUILD = "111111111111111111";
+/** Who asks: a member (who has not signed in) of the server, or of no server (a DM). */
+const asker = (guildId: string | null) => ({ guildId, userId: "222222222222222222" });
 
 let dataDir: string;
 beforeAll(async () => {
@@ -100,17 +102,17 @@ describe("token resolution", () => {
       });
       await vault.set(GUILD, { token: SERVER_TOKEN, setBy: "1", login: "server-bot" });
       const resolver = createTokenResolver({ vault, defaultToken: DEFAULT_TOKEN, fingerprintKey });
-      expect(await resolver.resolve(GUILD)).toEqual({
+      expect(await resolver.resolve(asker(GUILD))).toEqual({
         token: SERVER_TOKEN,
         origin: "server",
         fingerprint: tokenFingerprint(fingerprintKey, SERVER_TOKEN),
       });
-      expect(await resolver.resolve("999999999999999999")).toEqual({
+      expect(await resolver.resolve(asker("999999999999999999"))).toEqual({
         token: DEFAULT_TOKEN,
         origin: "default",
         fingerprint: tokenFingerprint(fingerprintKey, DEFAULT_TOKEN),
       });
-      expect((await resolver.resolve(null)).origin).toBe("default");
+      expect((await resolver.resolve(asker(null))).origin).toBe("default");
     } finally {
       await stores.close();
     }
@@ -118,12 +120,12 @@ describe("token resolution", () => {
 
   it("says what to do when there is no token at all", async () => {
     const resolver = createTokenResolver({ vault: { get: async () => null }, fingerprintKey });
-    const error = await resolver.resolve(GUILD).catch((caught: unknown) => caught);
+    const error = await resolver.resolve(asker(GUILD)).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(MissingTokenError);
     expect((error as MissingTokenError).userMessage).toBe(
       "This server has no GitHub token and the bot has no default one. An admin can run `/token set`.",
     );
-    await expect(resolver.resolve(null)).rejects.toBeInstanceOf(MissingTokenError);
+    await expect(resolver.resolve(asker(null))).rejects.toBeInstanceOf(MissingTokenError);
   });
 
   it("keeps answering through a vault outage: the server token read last, else the default one", async () => {
@@ -144,13 +146,13 @@ describe("token resolution", () => {
       fingerprintKey,
       now: () => clock,
     });
-    expect((await resolver.resolve(GUILD)).token).toBe(serverToken);
+    expect((await resolver.resolve(asker(GUILD))).token).toBe(serverToken);
     down = true;
     clock += 60_000;
     // The server keeps its own token: never silently moved to the default one while it is known.
-    expect(await resolver.resolve(GUILD)).toMatchObject({ token: serverToken, origin: "server" });
+    expect(await resolver.resolve(asker(GUILD))).toMatchObject({ token: serverToken, origin: "server" });
     // A server never read by this process answers with the default token until the store is back.
-    expect(await resolver.resolve("999999999999999999")).toMatchObject({ origin: "default" });
+    expect(await resolver.resolve(asker("999999999999999999"))).toMatchObject({ origin: "default" });
   });
 
   it("lets a vault outage stand when there is no default token to fall back on", async () => {
@@ -167,7 +169,7 @@ describe("token resolution", () => {
         logger: silentLogger(),
       });
       const resolver = createTokenResolver({ vault, fingerprintKey });
-      await expect(resolver.resolve(GUILD)).rejects.toBeInstanceOf(TokenStoreUnavailableError);
+      await expect(resolver.resolve(asker(GUILD))).rejects.toBeInstanceOf(TokenStoreUnavailableError);
     } finally {
       await stores.close();
     }
@@ -190,6 +192,47 @@ describe("guild settings", () => {
     }
   });
 
+  it("remember whether private answers may be posted in the channels, to the asker only by default", async () => {
+    const stores = await openStores({ dataDir: "unused", memory: true, logger: silentLogger() });
+    try {
+      const settings = createGuildSettings(stores.durable("settings"), silentLogger());
+      expect(await settings.getPrivateAnswersInChannel(GUILD)).toBe(false);
+      expect(await settings.read(GUILD)).toEqual({
+        threads: false,
+        privateAnswersInChannel: false,
+        updatedAt: undefined,
+      });
+      await settings.setThreads(GUILD, true);
+      await settings.setPrivateAnswersInChannel(GUILD, true);
+      expect(await settings.getPrivateAnswersInChannel(GUILD)).toBe(true);
+      // One setting never overwrites another.
+      expect(await settings.read(GUILD)).toMatchObject({ threads: true, privateAnswersInChannel: true });
+      await settings.setThreads(GUILD, false);
+      expect(await settings.read(GUILD)).toMatchObject({ threads: false, privateAnswersInChannel: true });
+      expect(Date.parse((await settings.read(GUILD)).updatedAt ?? "")).toBeGreaterThan(Date.now() - 60_000);
+      expect(await settings.getPrivateAnswersInChannel("999999999999999999")).toBe(false);
+    } finally {
+      await stores.close();
+    }
+  });
+
+  it("keep fields a newer version wrote when they change a setting", async () => {
+    const stores = await openStores({ dataDir: "unused", memory: true, logger: silentLogger() });
+    try {
+      const store = stores.durable("settings");
+      await store.set(GUILD, { threads: true, language: "fr" });
+      const settings = createGuildSettings(store, silentLogger());
+      await settings.setPrivateAnswersInChannel(GUILD, true);
+      expect(await store.get(GUILD)).toMatchObject({
+        threads: true,
+        language: "fr",
+        privateAnswersInChannel: true,
+      });
+    } finally {
+      await stores.close();
+    }
+  });
+
   it("read as threads off when the store fails, and say so when saving fails", async () => {
     const stores = await openStores({ dataDir: "unused", memory: true, logger: silentLogger() });
     const settings = createGuildSettings(stores.durable("settings"), silentLogger());
@@ -197,5 +240,15 @@ describe("guild settings", () => {
     await stores.close();
     expect(await settings.getThreads(GUILD)).toBe(false);
     await expect(settings.setThreads(GUILD, true)).rejects.toBeInstanceOf(SettingsStoreUnavailableError);
+  });
+
+  it("keep private answers to the asker when the store fails, and say they cannot read for /settings show", async () => {
+    const stores = await openStores({ dataDir: "unused", memory: true, logger: silentLogger() });
+    const settings = createGuildSettings(stores.durable("settings"), silentLogger());
+    await settings.setPrivateAnswersInChannel(GUILD, true);
+    await stores.close();
+    expect(await settings.getPrivateAnswersInChannel(GUILD)).toBe(false);
+    await expect(settings.read(GUILD)).rejects.toThrow(/cannot read this server's settings/);
+    await expect(settings.setPrivateAnswersInChannel(GUILD, false)).rejects.toThrow(/cannot save/);
   });
 });

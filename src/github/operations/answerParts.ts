@@ -7,19 +7,21 @@ import {
 } from "../errors.js";
 import { explainNullField } from "../graphqlErrors.js";
 import type { BlobData, GraphQLErrorItem, ThroughTags } from "../schemas.js";
-import type { FileBody, PinnedCommit, RepoRef, RepositoryHeader } from "../types.js";
+import type { FileBody, PinnedCommit, RepoRef, RepositoryHeader, RepositoryVisibility } from "../types.js";
 
-/** The repository fields every answer repeats. */
+/** The repository fields every answer repeats, its visibility included. */
 export function toRepositoryHeader(repository: {
   nameWithOwner: string;
   url: string;
   isPrivate: boolean;
+  visibility: RepositoryVisibility;
   defaultBranchRef: { name: string } | null;
 }): RepositoryHeader {
   return {
     nameWithOwner: repository.nameWithOwner,
     url: repository.url,
     isPrivate: repository.isPrivate,
+    visibility: repository.visibility,
     defaultBranch: repository.defaultBranchRef?.name ?? null,
   };
 }

@@ -14,13 +14,14 @@ const ORDER: Record<RepositorySort, { field: "PUSHED_AT" | "NAME"; direction: "A
 
 /**
  * One page of the repositories an owner (user or organization) owns, most recently pushed first
- * or by name. `after` is the `endCursor` of the previous page.
+ * or by name. `after` is the `endCursor` of the previous page. `publicOnly` asks GitHub for public
+ * repositories only (`privacy: PUBLIC`), so the count and the pages leave the others out.
  * @throws RangeError when `first` is not an integer from 1 to 100 (a caller's bug, nothing is sent).
  */
 export async function fetchRepositories(
   deps: OperationDeps,
   credentials: Credentials,
-  args: { login: string; first: number; after?: string; sort: RepositorySort },
+  args: { login: string; first: number; after?: string; sort: RepositorySort; publicOnly?: boolean },
 ): Promise<RepositoriesPage> {
   if (!Number.isInteger(args.first) || args.first < 1 || args.first > MAX_PAGE_SIZE) {
     throw new RangeError(`first must be an integer from 1 to ${MAX_PAGE_SIZE}, got ${args.first}`);
@@ -28,7 +29,13 @@ export async function fetchRepositories(
   const { data, errors, context } = await deps.graphql.execute({
     ...credentials,
     operation: "OwnerRepositories",
-    variables: { login: args.login, first: args.first, after: args.after ?? null, orderBy: ORDER[args.sort] },
+    variables: {
+      login: args.login,
+      first: args.first,
+      after: args.after ?? null,
+      orderBy: ORDER[args.sort],
+      privacy: args.publicOnly ? "PUBLIC" : null,
+    },
     schema: ownerRepositoriesDataSchema,
   });
   const owner = data.repositoryOwner;
@@ -54,6 +61,7 @@ export async function fetchRepositories(
               url: node.url,
               pushedAt: node.pushedAt,
               isPrivate: node.isPrivate,
+              visibility: node.visibility,
               description: node.description,
             },
           ]
@@ -65,5 +73,6 @@ export async function fetchRepositories(
       hasNextPage: connection.pageInfo.hasNextPage,
       hasPreviousPage: connection.pageInfo.hasPreviousPage,
     },
+    ...(args.publicOnly ? { publicOnly: true } : {}),
   };
 }

@@ -3,6 +3,7 @@ import type { ConditionalStore } from "../conditionalStore.js";
 import type { GraphQLTransport } from "../graphqlTransport.js";
 import type { RateLimitBook } from "../rateLimits.js";
 import type { RestTransport } from "../restTransport.js";
+import type { TokenSpend } from "../tokenSpend.js";
 
 /** What every operation of the client uses; built once by `createGitHubClient`. */
 export interface OperationDeps {
@@ -20,4 +21,6 @@ export interface OperationDeps {
 export interface Credentials {
   token: string;
   fingerprint: string;
+  /** Told what each answer cost (see ../tokenSpend.ts), when the caller meters the token. */
+  onSpend?: ((spend: TokenSpend) => void) | undefined;
 }

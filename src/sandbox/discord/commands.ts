@@ -1,9 +1,9 @@
 import {
   ApplicationCommandType,
-  ApplicationIntegrationType,
   InteractionContextType,
   type APIApplicationCommand,
 } from "discord-api-types/v10";
+import { enforceContextMenuLimit, validateContextMenu } from "./contextMenuRules.js";
 import { cloneJson, isRecord, type JsonObject } from "./json.js";
 import { FormErrors, restErrors } from "./restErrors.js";
 import type { DiscordState } from "./state.js";
@@ -56,9 +56,10 @@ function toStored(
                 InteractionContextType.BotDM,
                 InteractionContextType.PrivateChannel,
               ],
+          // Discord: "Defaults to your app's configured contexts".
           integration_types: Array.isArray(definition.integration_types)
             ? definition.integration_types
-            : [ApplicationIntegrationType.GuildInstall],
+            : [...state.appIntegrationTypes],
         }),
     ...(Array.isArray(definition.options) && definition.options.length > 0
       ? { options: cleanOptions(definition.options) }
@@ -80,9 +81,12 @@ export function overwriteCommands(
 ): APIApplicationCommand[] {
   const errors = new FormErrors();
   validateCommandList(errors, body);
+  if (Array.isArray(body))
+    body.forEach((definition, index) => validateContextMenu(errors, definition, [index]));
   errors.throwIfAny();
   const list = state.commandsFor(guildId);
   const definitions = (body as unknown[]).filter(isRecord);
+  enforceContextMenuLimit(definitions, state.contextMenuLimit);
   const next = definitions.map((definition) => {
     const type = typeof definition.type === "number" ? definition.type : 1;
     const existing = list.find((command) => command.name === definition.name && (command.type ?? 1) === type);
@@ -104,11 +108,13 @@ export function upsertCommand(
 ): { command: APIApplicationCommand; created: boolean } {
   const errors = new FormErrors();
   validateCommand(errors, body, []);
+  validateContextMenu(errors, body, []);
   errors.throwIfAny();
   const definition = body as JsonObject;
   const list = state.commandsFor(guildId);
   const type = typeof definition.type === "number" ? definition.type : 1;
   const index = list.findIndex((command) => command.name === definition.name && (command.type ?? 1) === type);
+  if (index < 0) enforceContextMenuLimit([...list, { type }], state.contextMenuLimit);
   const command = toStored(state, definition, index >= 0 ? list[index] : undefined, guildId);
   if (index >= 0) list[index] = command;
   else list.push(command);
@@ -134,6 +140,7 @@ export function editCommand(
   };
   const errors = new FormErrors();
   validateCommand(errors, merged, []);
+  validateContextMenu(errors, merged, []);
   errors.throwIfAny();
   const command = toStored(state, merged, list[index], guildId);
   list[index] = command;

@@ -8,6 +8,7 @@ import { cloneJson } from "./json.js";
 import type {
   CallbackRecord,
   DiscordState,
+  InteractionDelivery,
   InteractionKind,
   InteractionState,
   RestRequestRecord,
@@ -46,12 +47,24 @@ export interface InteractionRecord {
   threadMessages: MessageView[];
   /** The bot's requests on this interaction that Discord refused (status >= 400). */
   errors: RestRequestRecord[];
+  /** How it reached the bot: the gateway session and shard, or the endpoint and what it answered. */
+  delivery: InteractionDelivery | null;
 }
 
 /** Options of the waits; times in milliseconds. */
 export interface WaitOptions {
   /** Give up after this long (default 5,000). */
   timeoutMs?: number;
+}
+
+/** The first response, without a snapshot of messages (cheap enough for load runs). */
+export interface FirstResponse {
+  type: InteractionResponseType;
+  /** When the stand-in accepted it (ms since the epoch). */
+  at: number;
+  /** Time from the interaction's creation to its first response. */
+  afterMs: number;
+  via: CallbackRecord["via"];
 }
 
 /** A dispatched interaction, to read and await what the bot does with it. */
@@ -71,6 +84,12 @@ export interface InteractionHandle {
   waitForAnswer(options?: WaitOptions & { settleMs?: number }): Promise<InteractionRecord>;
   /** Resolves once a first response arrived and nothing happened on the interaction for `quietMs` (default 200). */
   waitForSettled(options?: WaitOptions & { quietMs?: number }): Promise<InteractionRecord>;
+  /**
+   * Resolves with the first response as soon as it is accepted; rejects once the response
+   * deadline passed without one (plus `timeoutMs` of grace, default 1,000). Builds no snapshot:
+   * for load generators.
+   */
+  waitForResponse(options?: WaitOptions): Promise<FirstResponse>;
   /** Resolves once `predicate` holds for the record (checked on every activity). */
   waitFor(
     predicate: (record: InteractionRecord) => boolean,
@@ -121,7 +140,9 @@ export function interactionRecord(state: DiscordState, interaction: InteractionS
   return {
     id: interaction.id,
     kind: interaction.kind,
-    payload: cloneJson(interaction.payload),
+    // Shared, not copied (as `handle.payload`): copying every payload on every wait was the
+    // costliest part of a load run; nothing in the stand-in changes a payload once sent.
+    payload: interaction.payload,
     callbacks: cloneJson(interaction.callbacks),
     answered: isAnswered(state, interaction),
     deferred,
@@ -133,9 +154,8 @@ export function interactionRecord(state: DiscordState, interaction: InteractionS
     choices: interaction.choices ? cloneJson(interaction.choices) : null,
     thread,
     threadMessages: thread?.messages ?? [],
-    errors: state.requests.filter(
-      (request) => request.interactionId === interaction.id && request.status >= 400,
-    ),
+    errors: [...interaction.errors],
+    delivery: interaction.delivery ? { ...interaction.delivery } : null,
   };
 }
 
@@ -147,6 +167,7 @@ function describe(record: InteractionRecord): string {
     `followups ${record.followups.length}`,
     `thread ${record.thread ? record.thread.name : "none"}`,
     `errors [${record.errors.map((error) => `${error.method} ${error.route ?? error.path} ${error.status}`).join("; ")}]`,
+    ...(record.delivery?.error ? [`delivery: ${record.delivery.error}`] : []),
   ];
   return parts.join(", ");
 }
@@ -185,9 +206,7 @@ export function createInteractionHandle(
           resolve(record());
         }, quietMs);
       };
-      const off = state.onActivity((id) => {
-        if (id === interaction.id) check();
-      });
+      const off = state.onInteractionActivity(interaction.id, check);
       const timeoutMs = options.timeoutMs ?? 5000;
       const timeout = setTimeout(() => {
         stop();
@@ -217,5 +236,42 @@ export function createInteractionHandle(
         quietMs: options.quietMs ?? 200,
       }),
     waitFor: (predicate, options = {}) => wait("the awaited condition", () => predicate(record()), options),
+    waitForResponse: (options = {}) =>
+      new Promise((resolve, reject) => {
+        const first = (): FirstResponse | null => {
+          const callback = interaction.callbacks[0];
+          return callback
+            ? {
+                type: callback.type,
+                at: callback.at,
+                afterMs: callback.at - interaction.dispatchedAt,
+                via: callback.via,
+              }
+            : null;
+        };
+        const ready = first();
+        if (ready) {
+          resolve(ready);
+          return;
+        }
+        const off = state.onInteractionActivity(interaction.id, () => {
+          const response = first();
+          if (!response) return;
+          off();
+          clearTimeout(timer);
+          resolve(response);
+        });
+        const timer = setTimeout(
+          () => {
+            off();
+            reject(
+              new Error(
+                `interaction ${interaction.id}: no first response before its deadline; ${describe(record())}`,
+              ),
+            );
+          },
+          Math.max(0, interaction.deadlineAt - Date.now()) + (options.timeoutMs ?? 1000),
+        );
+      }),
   };
 }

@@ -1,21 +1,26 @@
 import { randomBytes } from "node:crypto";
 import {
-  ApplicationCommandOptionType,
   ApplicationCommandType,
   ComponentType,
   InteractionContextType,
   InteractionType,
   type APIApplicationCommand,
-  type APIApplicationCommandOption,
   type APIChannel,
   type APIInteraction,
-  type APIInteractionDataResolved,
-  type APIInteractionDataResolvedChannel,
   type APIUser,
-  type GuildMemberFlags,
 } from "discord-api-types/v10";
-import { cloneJson, isRecord, type JsonObject } from "./json.js";
+import { isRecord, type JsonObject } from "./json.js";
+import { commandData, commandPath } from "./commandData.js";
+import {
+  commandAllowedIn,
+  commandType,
+  contextOf,
+  installContext,
+  integrationTypesOf,
+  type InstallContext,
+} from "./installContexts.js";
 import { messageSnapshot } from "./messages.js";
+import { invokerAndPlace, partialChannel, resolveUser } from "./places.js";
 import type { DiscordState, InteractionKind, InteractionState, StoredMessage } from "./state.js";
 import { LIMITS } from "./validation.js";
 
@@ -24,10 +29,17 @@ export type OptionInput = string | number | boolean;
 
 /** Who invokes an interaction and where; shared by every kind. */
 export interface InteractionContextOptions {
-  /** `member` (default), `admin` (holds Manage Server), `owner`, or a user id. */
-  user?: "member" | "admin" | "owner" | (string & {});
-  /** `text` (#general, default), `noThreads`, `thread`, `dm`, or a channel id. */
-  channel?: "text" | "noThreads" | "thread" | "dm" | (string & {});
+  /**
+   * `member` (default; in a generated server, one of its members), `admin` (holds Manage
+   * Server), `owner`, `stranger` (owns `elsewhere`, not in the main server), or a user id.
+   */
+  user?: "member" | "admin" | "owner" | "stranger" | (string & {});
+  /**
+   * `text` (#general, default), `noThreads`, `thread`, `dm` (the invoker's DM with the bot),
+   * `codeLinks`, `lobby` and `noApps` (in `elsewhere`, where the bot is not a member), `groupDm`,
+   * `userDm` (a DM between member and admin), or a channel id (a generated server's too).
+   */
+  channel?: PlaceName | (string & {});
   /** Overrides `member.permissions` (default: computed from roles and overwrites). */
   memberPermissions?: bigint | string;
   /**
@@ -41,6 +53,10 @@ export interface InteractionContextOptions {
   /** This interaction's response deadline, overriding the stand-in's (for lateness tests). */
   responseDeadlineMs?: number;
 }
+
+/** The named places of the stand-in's world. */
+export type PlaceName =
+  "text" | "noThreads" | "thread" | "dm" | "codeLinks" | "lobby" | "noApps" | "groupDm" | "userDm";
 
 /** A slash command, typed as a user would: `name` may hold subcommands (`"token set"`). */
 export interface SlashInteraction extends InteractionContextOptions {
@@ -78,18 +94,24 @@ export interface ModalSubmitInteraction extends Omit<InteractionContextOptions, 
   fields: Record<string, string>;
 }
 
+/**
+ * A message command: right-click `message` > Apps > `name` (e.g. "Show code"). The channel is the
+ * message's; `user` defaults to `member`.
+ */
+export interface MessageCommandInteraction extends Omit<InteractionContextOptions, "channel"> {
+  kind: "message";
+  name: string;
+  /** The message (its id, or anything with an `id`, such as a `MessageView`). */
+  message: string | { id: string };
+}
+
 /** Any interaction a test can send. */
 export type InteractionRequest =
-  SlashInteraction | AutocompleteInteraction | ButtonInteraction | ModalSubmitInteraction;
-
-/** Option data as Discord sends it. */
-interface OptionData {
-  name: string;
-  type: number;
-  value?: OptionInput;
-  options?: OptionData[];
-  focused?: boolean;
-}
+  | SlashInteraction
+  | AutocompleteInteraction
+  | ButtonInteraction
+  | ModalSubmitInteraction
+  | MessageCommandInteraction;
 
 /** An interaction payload, and what the state must remember about it. */
 export interface BuiltInteraction {
@@ -99,32 +121,19 @@ export interface BuiltInteraction {
 
 /** Discord's interaction tokens are opaque base64; mimic the `interaction:<id>:<secret>` shape. */
 function newToken(id: string): string {
-  return Buffer.from(`interaction:${id}:${randomBytes(48).toString("base64url")}`).toString("base64url");
+  return Buffer.from(`interaction:${id}:${secret()}`).toString("base64url");
 }
 
-function resolveUser(state: DiscordState, user: InteractionContextOptions["user"]): APIUser {
-  const cast = state.world.users;
-  if (user === undefined || user === "member") return cast.member;
-  if (user === "admin") return cast.admin;
-  if (user === "owner") return cast.owner;
-  const found = state.users.get(user);
-  if (!found) throw new Error(`unknown user ${user}`);
-  return found;
-}
-
-function resolveChannel(
-  state: DiscordState,
-  channel: InteractionContextOptions["channel"],
-  user: APIUser,
-): APIChannel {
-  const places = state.world.channels;
-  if (channel === undefined || channel === "text") return places.text;
-  if (channel === "noThreads") return places.noThreads;
-  if (channel === "thread") return places.thread;
-  if (channel === "dm") return state.dmChannelWith(user);
-  const found = state.channels.get(channel);
-  if (!found) throw new Error(`unknown channel ${channel}`);
-  return found;
+/** 48 random bytes in base64url, cut from a pool (one randomBytes call per 256 tokens). */
+const randomPool = { bytes: Buffer.alloc(0), offset: 0 };
+function secret(): string {
+  if (randomPool.offset + 48 > randomPool.bytes.length) {
+    randomPool.bytes = randomBytes(48 * 256);
+    randomPool.offset = 0;
+  }
+  const slice = randomPool.bytes.subarray(randomPool.offset, randomPool.offset + 48);
+  randomPool.offset += 48;
+  return slice.toString("base64url");
 }
 
 function bitfield(value: bigint | string | undefined, fallback: bigint): string {
@@ -139,20 +148,21 @@ function commonFields(
   user: APIUser,
   channel: APIChannel,
   options: InteractionContextOptions,
+  install: InstallContext,
 ): { fields: JsonObject; guildId: string | null } {
   const id = state.nextId();
-  const guildId = state.guildIdOf(channel);
-  const inGuild = guildId !== null;
-  if (inGuild && !state.guild.members.has(user.id)) throw new Error(`user ${user.id} is not in the server`);
+  const guild = state.guildOfChannel(channel);
+  const guildId = guild?.id ?? null;
+  if (guild && !guild.members.has(user.id))
+    throw new Error(`user ${user.id} is not in the server ${guild.id}`);
   const fields: JsonObject = {
-    app_permissions: bitfield(options.appPermissions, state.botPermissionsIn(channel.id)),
+    app_permissions: bitfield(options.appPermissions, install.appPermissions),
     application_id: state.applicationId,
     attachment_size_limit: LIMITS.fileBytes,
-    // A guild install is authorized by the guild; in the bot's DM Discord sends "0" for it.
-    authorizing_integration_owners: { "0": inGuild ? guildId : "0" },
-    channel: cloneJson(channel),
+    authorizing_integration_owners: install.owners,
+    channel: partialChannel(state, channel, user.id),
     channel_id: channel.id,
-    context: inGuild ? InteractionContextType.Guild : InteractionContextType.BotDM,
+    context: install.context,
     entitlements: [],
     id,
     locale: options.locale ?? "en-US",
@@ -160,10 +170,10 @@ function commonFields(
     type,
     version: 1,
   };
-  if (inGuild) {
-    fields.guild = { id: guildId, locale: state.guild.preferredLocale, features: [] };
-    fields.guild_id = guildId;
-    fields.guild_locale = state.guild.preferredLocale;
+  if (guild) {
+    fields.guild = { id: guild.id, locale: guild.preferredLocale, features: [...guild.features] };
+    fields.guild_id = guild.id;
+    fields.guild_locale = guild.preferredLocale;
     fields.member = state.interactionMember(
       user.id,
       channel.id,
@@ -175,229 +185,39 @@ function commonFields(
   return { fields, guildId };
 }
 
-/** Finds a registered command: the server's own first, then global (guild commands win on Discord). */
-function findCommand(state: DiscordState, name: string, guildId: string | null): APIApplicationCommand {
-  const scopes = guildId ? [state.commandsFor(guildId), state.globalCommands] : [state.globalCommands];
+/**
+ * Finds a registered command of a type where a user is: the server's own first (when the app is in
+ * it), then global (guild commands win on Discord); its `contexts` must allow the place.
+ */
+function findCommand(
+  state: DiscordState,
+  name: string,
+  type: ApplicationCommandType,
+  channel: APIChannel,
+): APIApplicationCommand {
+  const guild = state.guildOfChannel(channel);
+  const scopes = guild?.botMember
+    ? [state.commandsFor(guild.id), state.globalCommands]
+    : [state.globalCommands];
+  const label = type === ApplicationCommandType.ChatInput ? `/${name}` : `"${name}"`;
+  const context = contextOf(state, channel);
   for (const scope of scopes) {
-    const command = scope.find(
-      (candidate) => candidate.name === name && (candidate.type ?? 1) === ApplicationCommandType.ChatInput,
-    );
-    if (command) {
-      const dmAllowed =
-        command.dm_permission !== false &&
-        (!command.contexts || command.contexts.includes(InteractionContextType.BotDM));
-      if (!guildId && !dmAllowed) {
-        throw new Error(`/${name} is not available in DMs (contexts ${JSON.stringify(command.contexts)})`);
-      }
-      return command;
+    const command = scope.find((candidate) => candidate.name === name && commandType(candidate) === type);
+    if (!command) continue;
+    if (!commandAllowedIn(command, context)) {
+      const where =
+        context === InteractionContextType.BotDM
+          ? "in DMs"
+          : context === InteractionContextType.Guild
+            ? "in servers"
+            : "in group DMs or DMs between users";
+      throw new Error(`${label} is not available ${where} (contexts ${JSON.stringify(command.contexts)})`);
     }
+    return command;
   }
   throw new Error(
-    `/${name} is not registered${guildId ? " globally or in the server" : " globally"}; register it first`,
+    `${label} is not registered${guild?.botMember ? " globally or in the server" : " globally"}; register it first`,
   );
-}
-
-function channelResolved(
-  state: DiscordState,
-  channel: APIChannel,
-  userId: string,
-): APIInteractionDataResolvedChannel {
-  const base = {
-    id: channel.id,
-    name: "name" in channel && channel.name ? channel.name : "",
-    type: channel.type,
-    permissions: state.guildIdOf(channel) ? state.permissionsIn(channel.id, userId).toString() : "0",
-  };
-  if (state.isThread(channel)) {
-    return {
-      ...base,
-      type: channel.type,
-      parent_id: channel.parent_id,
-      thread_metadata: channel.thread_metadata,
-    } as APIInteractionDataResolvedChannel;
-  }
-  return base as APIInteractionDataResolvedChannel;
-}
-
-/** Converts a value to the option's type, as Discord's client would before sending. */
-function convertOption(
-  state: DiscordState,
-  option: APIApplicationCommandOption,
-  raw: OptionInput,
-  resolved: APIInteractionDataResolved,
-  context: { guildId: string | null; userId: string },
-): OptionInput {
-  const fail = (why: string): never => {
-    throw new Error(`option ${option.name}: ${why}`);
-  };
-  switch (option.type) {
-    case ApplicationCommandOptionType.String: {
-      const value = String(raw);
-      if (option.choices?.length && !option.choices.some((choice) => choice.value === value)) {
-        fail(`must be one of ${option.choices.map((choice) => JSON.stringify(choice.value)).join(", ")}`);
-      }
-      if (option.min_length !== undefined && value.length < option.min_length)
-        fail(`at least ${option.min_length} characters`);
-      if (option.max_length !== undefined && value.length > option.max_length)
-        fail(`at most ${option.max_length} characters`);
-      return value;
-    }
-    case ApplicationCommandOptionType.Integer:
-    case ApplicationCommandOptionType.Number: {
-      const value = typeof raw === "number" ? raw : Number(raw);
-      if (!Number.isFinite(value) || typeof raw === "boolean") fail("takes a number");
-      if (option.type === ApplicationCommandOptionType.Integer && !Number.isInteger(value))
-        fail("takes a whole number");
-      if (option.min_value !== undefined && value < option.min_value) fail(`at least ${option.min_value}`);
-      if (option.max_value !== undefined && value > option.max_value) fail(`at most ${option.max_value}`);
-      if (option.choices?.length && !option.choices.some((choice) => choice.value === value))
-        fail("not one of its choices");
-      return value;
-    }
-    case ApplicationCommandOptionType.Boolean: {
-      if (typeof raw === "boolean") return raw;
-      if (raw === "true") return true;
-      if (raw === "false") return false;
-      return fail("takes true or false");
-    }
-    case ApplicationCommandOptionType.User:
-    case ApplicationCommandOptionType.Mentionable: {
-      const id = String(raw);
-      const user = state.users.get(id);
-      if (user) {
-        (resolved.users ??= {})[id] = user;
-        const member = context.guildId ? state.guild.members.get(id) : undefined;
-        if (member) {
-          (resolved.members ??= {})[id] = {
-            roles: [...member.roleIds],
-            nick: member.nick,
-            avatar: null,
-            banner: null,
-            joined_at: member.joinedAt,
-            premium_since: null,
-            pending: false,
-            flags: 0 as GuildMemberFlags,
-            communication_disabled_until: null,
-            permissions: state.permissionsIn(state.world.channels.text.id, id).toString(),
-          };
-        }
-        return id;
-      }
-      if (option.type === ApplicationCommandOptionType.Mentionable && state.guild.roles.has(id)) {
-        (resolved.roles ??= {})[id] = state.guild.roles.get(id)!;
-        return id;
-      }
-      return fail(`unknown user ${id}`);
-    }
-    case ApplicationCommandOptionType.Role: {
-      const id = String(raw);
-      const role = state.guild.roles.get(id);
-      if (!role || !context.guildId) return fail(`unknown role ${id}`);
-      (resolved.roles ??= {})[id] = role;
-      return id;
-    }
-    case ApplicationCommandOptionType.Channel: {
-      const id = String(raw);
-      const channel = state.channels.get(id);
-      if (!channel) return fail(`unknown channel ${id}`);
-      if (option.channel_types?.length && !option.channel_types.includes(channel.type as never)) {
-        fail(`channel type ${channel.type} not allowed`);
-      }
-      (resolved.channels ??= {})[id] = channelResolved(state, channel, context.userId);
-      return id;
-    }
-    default:
-      return fail(`option type ${option.type} is not supported by the stand-in`);
-  }
-}
-
-/** Splits `"token set"` into command, group and subcommand names. */
-function commandPath(request: SlashInteraction | AutocompleteInteraction): { name: string; path: string[] } {
-  const words = request.name.trim().replace(/^\//, "").split(/\s+/);
-  const name = words.shift()!;
-  const path = [...words];
-  if (request.group) path.push(request.group);
-  if (request.subcommand) path.push(request.subcommand);
-  return { name, path };
-}
-
-/** Builds the data of a slash command or autocomplete interaction from the registered definition. */
-function commandData(
-  state: DiscordState,
-  request: SlashInteraction | AutocompleteInteraction,
-  guildId: string | null,
-  userId: string,
-): { data: JsonObject; displayName: string } {
-  const { name, path } = commandPath(request);
-  const command = findCommand(state, name, guildId);
-  const resolved: APIInteractionDataResolved = {};
-  const focused = request.kind === "autocomplete" ? request.focused : null;
-  let definitions: readonly APIApplicationCommandOption[] = command.options ?? [];
-  const chain: OptionData[] = [];
-  for (const word of path) {
-    const sub = definitions.find(
-      (option) =>
-        option.name === word &&
-        (option.type === ApplicationCommandOptionType.Subcommand ||
-          option.type === ApplicationCommandOptionType.SubcommandGroup),
-    );
-    if (!sub) throw new Error(`/${name} has no subcommand ${word}`);
-    chain.push({ name: sub.name, type: sub.type });
-    definitions = ("options" in sub ? sub.options : undefined) ?? [];
-  }
-  const needsSub = definitions.some(
-    (option) =>
-      option.type === ApplicationCommandOptionType.Subcommand ||
-      option.type === ApplicationCommandOptionType.SubcommandGroup,
-  );
-  if (needsSub) throw new Error(`/${[name, ...path].join(" ")} needs a subcommand`);
-  const given = request.options ?? {};
-  for (const key of Object.keys(given)) {
-    if (!definitions.some((option) => option.name === key)) {
-      throw new Error(`/${[name, ...path].join(" ")} has no option ${key}`);
-    }
-  }
-  if (focused !== null && !definitions.some((option) => option.name === focused)) {
-    throw new Error(`/${[name, ...path].join(" ")} has no option ${focused} to focus`);
-  }
-  const leaf: OptionData[] = [];
-  for (const option of definitions) {
-    if (option.name === focused) {
-      if (!("autocomplete" in option) || option.autocomplete !== true) {
-        throw new Error(`option ${option.name} does not autocomplete`);
-      }
-      // While typing, the focused value is the raw text, whatever the option's type.
-      leaf.push({
-        name: option.name,
-        type: option.type,
-        value: String(given[option.name] ?? ""),
-        focused: true,
-      });
-      continue;
-    }
-    const raw = given[option.name];
-    if (raw === undefined) {
-      if ("required" in option && option.required && focused === null) {
-        throw new Error(`/${[name, ...path].join(" ")} needs option ${option.name}`);
-      }
-      continue;
-    }
-    const value = convertOption(state, option, raw, resolved, { guildId, userId });
-    leaf.push({ name: option.name, type: option.type, value });
-  }
-  let options: OptionData[] = leaf;
-  for (let index = chain.length - 1; index >= 0; index--) {
-    options = [{ ...chain[index]!, options }];
-  }
-  const data: JsonObject = {
-    id: command.id,
-    name: command.name,
-    type: ApplicationCommandType.ChatInput,
-    ...(options.length > 0 ? { options } : {}),
-    ...(Object.keys(resolved).length > 0 ? { resolved } : {}),
-    ...(command.guild_id ? { guild_id: command.guild_id } : {}),
-  };
-  return { data, displayName: [command.name, ...path].join(" ") };
 }
 
 /** Finds a component by custom id anywhere in a message's components. */
@@ -418,18 +238,24 @@ function buildSlashOrAutocomplete(
   state: DiscordState,
   request: SlashInteraction | AutocompleteInteraction,
 ): BuiltInteraction {
-  const user = resolveUser(state, request.user);
-  const channel = resolveChannel(state, request.channel, user);
+  const { user, channel } = invokerAndPlace(state, request);
   const type =
     request.kind === "slash"
       ? InteractionType.ApplicationCommand
       : InteractionType.ApplicationCommandAutocomplete;
-  const { fields, guildId } = commonFields(state, type, user, channel, request);
-  const { data, displayName } = commandData(state, request, guildId, user.id);
+  const command = findCommand(state, commandPath(request).name, ApplicationCommandType.ChatInput, channel);
+  const install = installContext(state, {
+    channel,
+    user,
+    integrationTypes: integrationTypesOf(command),
+    what: `/${command.name}`,
+  });
+  const { fields, guildId } = commonFields(state, type, user, channel, request, install);
+  const { data, displayName } = commandData(state, request, command, guildId, user.id, channel.id);
   const payload = { ...fields, data } as unknown as APIInteraction;
   return {
     payload,
-    state: stateFor(payload, request.kind, {
+    state: stateFor(payload, request.kind, install, {
       channelId: channel.id,
       guildId,
       userId: user.id,
@@ -437,6 +263,63 @@ function buildSlashOrAutocomplete(
       commandName: displayName,
     }),
   };
+}
+
+/**
+ * A message command on a message a user can see (not an ephemeral one): `data.target_id` and the
+ * message in `data.resolved.messages`, with its content (the Message Content intent does not apply
+ * to the message a command targets).
+ */
+function buildMessageCommand(state: DiscordState, request: MessageCommandInteraction): BuiltInteraction {
+  const messageId = typeof request.message === "string" ? request.message : request.message.id;
+  const message = state.messages.get(messageId);
+  if (!message || message.deleted) throw new Error(`message ${messageId} does not exist (deleted?)`);
+  if (message.ephemeral) throw new Error(`message ${messageId} is ephemeral: it has no context menu`);
+  const channel = state.requireChannel(message.channelId);
+  const user = resolveUser(state, request.user, channel);
+  if (state.guildIdOf(channel) === null && !channelRecipients(channel).includes(user.id)) {
+    throw new Error(`${user.username} cannot see the private channel ${channel.id}`);
+  }
+  const command = findCommand(state, request.name, ApplicationCommandType.Message, channel);
+  const install = installContext(state, {
+    channel,
+    user,
+    integrationTypes: integrationTypesOf(command),
+    what: `the message command "${command.name}"`,
+  });
+  const { fields, guildId } = commonFields(
+    state,
+    InteractionType.ApplicationCommand,
+    user,
+    channel,
+    request,
+    install,
+  );
+  const data: JsonObject = {
+    id: command.id,
+    name: command.name,
+    type: ApplicationCommandType.Message,
+    target_id: message.id,
+    resolved: { messages: { [message.id]: messageSnapshot(message, state) } },
+    ...(command.guild_id ? { guild_id: command.guild_id } : {}),
+  };
+  const payload = { ...fields, data } as unknown as APIInteraction;
+  return {
+    payload,
+    state: stateFor(payload, "message", install, {
+      channelId: channel.id,
+      guildId,
+      userId: user.id,
+      sourceMessageId: null,
+      commandName: command.name,
+    }),
+  };
+}
+
+/** The user ids of a private channel's recipients (the bot's DMs list the other user only). */
+function channelRecipients(channel: APIChannel): string[] {
+  const recipients = "recipients" in channel ? (channel.recipients ?? []) : [];
+  return recipients.map((recipient) => recipient.id);
 }
 
 function buildButton(state: DiscordState, request: ButtonInteraction): BuiltInteraction {
@@ -448,10 +331,29 @@ function buildButton(state: DiscordState, request: ButtonInteraction): BuiltInte
     throw new Error(`message ${messageId} has no button with custom_id ${request.customId}`);
   }
   if (component.disabled === true) throw new Error(`button ${request.customId} is disabled`);
-  const user = resolveUser(state, request.user);
   const channel = state.requireChannel(message.channelId);
-  const { fields, guildId } = commonFields(state, InteractionType.MessageComponent, user, channel, request);
+  const user = resolveUser(state, request.user, channel);
   const origin = message.interactionId ? state.interactions.get(message.interactionId) : undefined;
+  // Only the person an ephemeral message was sent to sees it, so nobody else can press its buttons.
+  if (message.ephemeral && origin && origin.userId !== user.id) {
+    throw new Error(`message ${messageId} is ephemeral: only user ${origin.userId} can see it`);
+  }
+  // A component carries the owners of the interaction whose message holds it.
+  const install = installContext(state, {
+    channel,
+    user,
+    integrationTypes: null,
+    inherited: origin?.payload.authorizing_integration_owners as Record<string, string> | undefined,
+    what: `the button ${request.customId}`,
+  });
+  const { fields, guildId } = commonFields(
+    state,
+    InteractionType.MessageComponent,
+    user,
+    channel,
+    request,
+    install,
+  );
   const payload = {
     ...fields,
     message: messageSnapshot(message, state),
@@ -459,7 +361,7 @@ function buildButton(state: DiscordState, request: ButtonInteraction): BuiltInte
   } as unknown as APIInteraction;
   return {
     payload,
-    state: stateFor(payload, "button", {
+    state: stateFor(payload, "button", install, {
       channelId: channel.id,
       guildId,
       userId: user.id,
@@ -540,7 +442,21 @@ function buildModalSubmit(state: DiscordState, request: ModalSubmitInteraction):
   if (!origin.modal) throw new Error(`interaction ${fromId} was not answered with a modal`);
   const user = state.users.get(origin.userId)!;
   const channel = state.requireChannel(origin.channelId);
-  const { fields, guildId } = commonFields(state, InteractionType.ModalSubmit, user, channel, request);
+  const install = installContext(state, {
+    channel,
+    user,
+    integrationTypes: null,
+    inherited: origin.payload.authorizing_integration_owners as Record<string, string> | undefined,
+    what: "the modal",
+  });
+  const { fields, guildId } = commonFields(
+    state,
+    InteractionType.ModalSubmit,
+    user,
+    channel,
+    request,
+    install,
+  );
   const shown = numberComponents(origin.modal.components as unknown[]);
   const { components, used } = modalComponents(shown, request.fields);
   for (const key of Object.keys(request.fields)) {
@@ -554,7 +470,7 @@ function buildModalSubmit(state: DiscordState, request: ModalSubmitInteraction):
   } as unknown as APIInteraction;
   return {
     payload,
-    state: stateFor(payload, "modal", {
+    state: stateFor(payload, "modal", install, {
       channelId: channel.id,
       guildId,
       userId: user.id,
@@ -567,6 +483,7 @@ function buildModalSubmit(state: DiscordState, request: ModalSubmitInteraction):
 function stateFor(
   payload: APIInteraction,
   kind: InteractionKind,
+  install: InstallContext,
   where: Pick<InteractionState, "channelId" | "guildId" | "userId" | "sourceMessageId" | "commandName">,
 ): BuiltInteraction["state"] {
   return {
@@ -585,6 +502,11 @@ function stateFor(
     originalEdits: 0,
     modal: null,
     choices: null,
+    delivery: null,
+    signedRequest: null,
+    errors: [],
+    userInstallOnly: install.userInstallOnly,
+    forcedEphemeral: install.forcedEphemeral,
   };
 }
 
@@ -603,5 +525,7 @@ export function buildInteraction(state: DiscordState, request: InteractionReques
       return buildButton(state, request);
     case "modal":
       return buildModalSubmit(state, request);
+    case "message":
+      return buildMessageCommand(state, request);
   }
 }

@@ -74,7 +74,7 @@ export function resolveMentions(
   if (guildId) {
     for (const match of content.matchAll(/<@&(\d{17,20})>/g)) {
       const id = match[1]!;
-      const role = state.guild.roles.get(id);
+      const role = state.guilds.get(guildId)?.roles.get(id);
       const mentionable = role !== undefined && (role.mentionable || mayMentionEveryone);
       if (mentionable && (parse.has("roles") || allowedRoles.has(id)) && !roles.includes(id)) {
         roles.push(id);
@@ -108,9 +108,8 @@ function normalizeComponents(components: unknown): APIMessageTopLevelComponent[]
     .map((component) => visit(cloneJson(component)) as unknown as APIMessageTopLevelComponent);
 }
 
-/** Reads an attachment reference id (a number, or digits in a string). */
+/** Reads an attachment reference id (a snowflake string; the form check refused anything else). */
 function referenceId(value: unknown): string | null {
-  if (typeof value === "number" && Number.isInteger(value)) return String(value);
   if (typeof value === "string" && /^\d+$/.test(value)) return value;
   return null;
 }
@@ -344,11 +343,10 @@ export function createMessage(state: DiscordState, input: NewMessage): StoredMes
   if (!input.ephemeral && channel && "last_message_id" in channel) channel.last_message_id = id;
   state.addMessage(message);
   if (!message.ephemeral) {
-    state.dispatch(
-      "MESSAGE_CREATE",
-      { ...messageSnapshot(message), ...(guildId ? { guild_id: guildId } : {}) },
-      messageIntent(guildId),
-    );
+    dispatchMessageEvent(state, "MESSAGE_CREATE", message, () => ({
+      ...messageSnapshot(message),
+      ...(guildId ? { guild_id: guildId } : {}),
+    }));
   }
   return message;
 }
@@ -356,6 +354,18 @@ export function createMessage(state: DiscordState, input: NewMessage): StoredMes
 /** The intent that lets a session receive message events of a guild channel or a DM. */
 function messageIntent(guildId: string | null): number {
   return guildId ? GatewayIntentBits.GuildMessages : GatewayIntentBits.DirectMessages;
+}
+
+/** Sends a message event to the bot's sessions, unless the bot is not in that channel. */
+function dispatchMessageEvent(
+  state: DiscordState,
+  t: string,
+  message: StoredMessage,
+  d: () => unknown,
+): void {
+  const channel = state.channels.get(message.channelId);
+  if (channel && !state.botCanReach(channel)) return;
+  state.dispatch(t, d, messageIntent(message.guildId), message.guildId);
 }
 
 /**
@@ -390,11 +400,10 @@ export function editMessage(
   });
   if (!message.ephemeral) {
     const guildId = message.guildId;
-    state.dispatch(
-      "MESSAGE_UPDATE",
-      { ...messageSnapshot(message), ...(guildId ? { guild_id: guildId } : {}) },
-      messageIntent(guildId),
-    );
+    dispatchMessageEvent(state, "MESSAGE_UPDATE", message, () => ({
+      ...messageSnapshot(message),
+      ...(guildId ? { guild_id: guildId } : {}),
+    }));
   }
 }
 
@@ -406,15 +415,11 @@ export function deleteMessage(state: DiscordState, message: StoredMessage): void
     channel.message_count = Math.max(0, (channel.message_count ?? 1) - 1);
   }
   if (!message.ephemeral) {
-    state.dispatch(
-      "MESSAGE_DELETE",
-      {
-        id: message.id,
-        channel_id: message.channelId,
-        ...(message.guildId ? { guild_id: message.guildId } : {}),
-      },
-      messageIntent(message.guildId),
-    );
+    dispatchMessageEvent(state, "MESSAGE_DELETE", message, () => ({
+      id: message.id,
+      channel_id: message.channelId,
+      ...(message.guildId ? { guild_id: message.guildId } : {}),
+    }));
   }
 }
 

@@ -52,6 +52,8 @@ function seconds(ms: number): string {
  */
 export class RateLimiter {
   private readonly windows = new Map<string, Window>();
+  /** The opaque bucket hash of each `METHOD template` (hashing on every request was a hot spot). */
+  private readonly bucketHashes = new Map<string, string>();
   private readonly injections: Array<
     Required<Omit<RateLimitInjection, "method" | "route">> & RateLimitInjection
   > = [];
@@ -78,7 +80,12 @@ export class RateLimiter {
 
   /** Decides on one request and returns the headers to send with the answer. */
   check(method: string, template: string, path: string, majorValue: string | null): RateLimitVerdict {
-    const bucket = createHash("sha1").update(`${method} ${template}`).digest("hex").slice(0, 32);
+    const route = `${method} ${template}`;
+    let bucket = this.bucketHashes.get(route);
+    if (bucket === undefined) {
+      bucket = createHash("sha1").update(route).digest("hex").slice(0, 32);
+      this.bucketHashes.set(route, bucket);
+    }
     const key = `${bucket}:${majorValue ?? "-"}`;
     const now = Date.now();
     let window = this.windows.get(key);

@@ -110,5 +110,9 @@ export const restErrors = {
   requestTooLarge: () => coded(413, 40005, "Request entity too large"),
   threadAlreadyCreated: () => coded(400, 160004, "A thread has already been created for this message"),
   threadArchived: () => coded(400, 50083, "Thread is archived"),
+  tooManyFollowups: () =>
+    coded(400, 40094, "This interaction has hit the maximum number of follow up messages"),
+  tooManyCommands: (limit: number) =>
+    coded(400, 30032, `Maximum number of application commands reached (${limit})`),
   systemMessage: () => coded(400, 50021, "Cannot execute action on a system message"),
 } as const;

@@ -41,8 +41,20 @@ export type RouteMatch =
   | { kind: "methodNotAllowed" }
   | { kind: "notFound" };
 
+/** Each template's parts, split once (splitting on every request was a hot spot under load). */
+const templateParts = new Map<string, string[]>();
+
+function partsOf(template: string): string[] {
+  let parts = templateParts.get(template);
+  if (!parts) {
+    parts = template.split("/").filter(Boolean);
+    templateParts.set(template, parts);
+  }
+  return parts;
+}
+
 function matchTemplate(template: string, segments: readonly string[]): Record<string, string> | null {
-  const parts = template.split("/").filter(Boolean);
+  const parts = partsOf(template);
   if (parts.length !== segments.length) return null;
   const params: Record<string, string> = {};
   for (let index = 0; index < parts.length; index++) {
@@ -72,7 +84,7 @@ export function matchRoute(
     if (!params) continue;
     pathMatched = true;
     if (route.method !== method) continue;
-    const literals = route.template.split("/").filter((part) => part && !part.startsWith(":")).length;
+    const literals = partsOf(route.template).filter((part) => !part.startsWith(":")).length;
     if (!best || literals > best.literals) best = { route, params, literals };
   }
   if (best) return { kind: "found", route: best.route, params: best.params };

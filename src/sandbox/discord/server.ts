@@ -110,6 +110,7 @@ async function handle(
   let headers: Record<string, string> = {};
   let status: number;
   let body: unknown;
+  let parsedBody: unknown;
   try {
     if (!segments || segments[0] !== "api" || !VERSIONS.has(segments[1] ?? "")) throw restErrors.notFound();
     const routeSegments = segments.slice(2);
@@ -138,7 +139,10 @@ async function handle(
       };
     } else {
       const parsed = await parseBody(raw, request.headers["content-type"]);
-      record.body = parsed.body === undefined ? undefined : cloneJson(parsed.body);
+      parsedBody = parsed.body;
+      // The record keeps a copy: handlers may keep the parsed body (a message's writes).
+      if (state.requestLog === "full")
+        record.body = parsed.body === undefined ? undefined : cloneJson(parsed.body);
       record.files = parsed.uploads.map((upload: UploadedFile) => ({
         field: upload.field,
         filename: upload.filename,
@@ -168,8 +172,12 @@ async function handle(
     headers = { ...headers, ...error.headers };
   }
   record.status = status;
-  record.response = body === undefined ? undefined : cloneJson(body);
-  state.requests.push(record);
+  const failed = status >= 400;
+  if (state.requestLog === "full" || failed) {
+    if (record.body === undefined && parsedBody !== undefined) record.body = cloneJson(parsedBody);
+    record.response = body === undefined ? undefined : cloneJson(body);
+  }
+  state.logRequest(record);
   send(response, status, body, headers);
   state.touch(record.interactionId);
 }

@@ -20,6 +20,9 @@ export const LIMITS = {
   rowButtons: 5,
   customId: 100,
   buttonLabel: 80,
+  /** A link button's URL; other URLs (embeds, authors, images) may be up to 2,048. */
+  linkButtonUrl: 512,
+  url: 2048,
   selectOptions: 25,
   selectPlaceholder: 150,
   attachments: 10,
@@ -110,8 +113,33 @@ function checkInteger(
   return value;
 }
 
-function checkUrl(errors: FormErrors, value: unknown, path: FieldPath, required = false): void {
-  const text = checkString(errors, value, path, { max: 2048, required });
+/** Checks that a field, when present, is a boolean (Discord does not read "true" or 1 as one). */
+function checkBoolean(errors: FormErrors, value: unknown, path: FieldPath): void {
+  if (value === undefined || value === null || typeof value === "boolean") return;
+  errors.add(path, "BASE_TYPE_BOOLEAN", "Must be either true or false.");
+}
+
+/** The largest snowflake: ids are unsigned 64-bit integers. */
+const MAX_SNOWFLAKE = 2n ** 64n - 1n;
+
+/**
+ * Checks that a field, when present, is a snowflake: a string of decimal digits (Discord's OpenAPI
+ * description types every id as such a string, `^(0|[1-9][0-9]*)$`), within 64 bits.
+ */
+function checkSnowflake(errors: FormErrors, value: unknown, path: FieldPath): void {
+  if (value === undefined || value === null) return;
+  if (typeof value === "string" && /^(0|[1-9][0-9]*)$/.test(value) && BigInt(value) <= MAX_SNOWFLAKE) return;
+  errors.add(path, "NUMBER_TYPE_COERCE", `Value "${String(value)}" is not snowflake.`);
+}
+
+function checkUrl(
+  errors: FormErrors,
+  value: unknown,
+  path: FieldPath,
+  required = false,
+  max: number = LIMITS.url,
+): void {
+  const text = checkString(errors, value, path, { max, required });
   if (text === undefined) return;
   let ok = false;
   try {
@@ -226,6 +254,7 @@ export function validateEmbeds(errors: FormErrors, value: unknown, path: FieldPa
           max: LIMITS.fieldValue,
           required: true,
         });
+        checkBoolean(errors, field.inline, at(fieldPath, "inline"));
       });
     }
   });
@@ -260,8 +289,9 @@ function validateInteractive(
       return;
     }
     checkString(errors, component.label, at(path, "label"), { max: LIMITS.buttonLabel });
+    checkBoolean(errors, component.disabled, at(path, "disabled"));
     if (style === 5) {
-      checkUrl(errors, component.url, at(path, "url"), true);
+      checkUrl(errors, component.url, at(path, "url"), true, LIMITS.linkButtonUrl);
       if (component.custom_id !== undefined && component.custom_id !== null) {
         errors.add(
           at(path, "custom_id"),
@@ -294,6 +324,7 @@ function validateInteractive(
       required: true,
     });
     noteCustomId(component.custom_id);
+    checkBoolean(errors, component.disabled, at(path, "disabled"));
     checkString(errors, component.placeholder, at(path, "placeholder"), { max: LIMITS.selectPlaceholder });
     checkInteger(errors, component.min_values, at(path, "min_values"), { min: 0, max: 25 });
     checkInteger(errors, component.max_values, at(path, "max_values"), { min: 1, max: 25 });
@@ -487,6 +518,7 @@ function validateAllowedMentions(errors: FormErrors, value: unknown, path: Field
     const ids = checkArray(errors, value[kind], at(path, kind));
     if (!ids) continue;
     if (ids.length > 100) errors.add(at(path, kind), "BASE_TYPE_MAX_LENGTH", maxLength(100));
+    ids.forEach((id, index) => checkSnowflake(errors, id, at(path, kind, index)));
     if (parse.includes(kind)) {
       errors.add(
         path,
@@ -495,6 +527,7 @@ function validateAllowedMentions(errors: FormErrors, value: unknown, path: Field
       );
     }
   }
+  checkBoolean(errors, value.replied_user, at(path, "replied_user"));
 }
 
 /**
@@ -540,9 +573,10 @@ export function validateMessageBody(
         );
         return;
       }
+      // The id is a snowflake string: an existing attachment's id, or "n" for the upload files[n].
       if (attachment.id === undefined || attachment.id === null) {
         errors.add(at(path, "attachments", index, "id"), "BASE_TYPE_REQUIRED", REQUIRED);
-      }
+      } else checkSnowflake(errors, attachment.id, at(path, "attachments", index, "id"));
       checkString(errors, attachment.description, at(path, "attachments", index, "description"), {
         max: 1024,
       });

@@ -70,6 +70,8 @@ export interface ThreadView {
 /** A snapshot of a stored message for tests. */
 export function messageView(state: DiscordState, message: StoredMessage): MessageView {
   const thread = state.threads.get(message.id);
+  // One copy of the message; its embeds and components are the copy's.
+  const api = messageSnapshot(message, state);
   return {
     id: message.id,
     channelId: message.channelId,
@@ -77,8 +79,8 @@ export function messageView(state: DiscordState, message: StoredMessage): Messag
     authorId: message.api.author.id,
     type: message.api.type,
     content: message.api.content,
-    embeds: cloneJson(message.api.embeds),
-    components: cloneJson(message.api.components ?? []),
+    embeds: api.embeds,
+    components: api.components ?? [],
     flags: message.api.flags ?? 0,
     ephemeral: message.ephemeral,
     loading: message.loading,
@@ -107,7 +109,7 @@ export function messageView(state: DiscordState, message: StoredMessage): Messag
     createdAt: message.createdAt,
     editedAt: message.editedAt,
     writes: cloneJson(message.writes),
-    api: messageSnapshot(message, state),
+    api,
   };
 }
 

@@ -3,15 +3,18 @@ import {
   OverwriteType,
   PermissionFlagsBits,
   type APIDMChannel,
+  type APIEmoji,
+  type APIGroupDMChannel,
   type APIGuildCategoryChannel,
   type APIRole,
   type APITextChannel,
   type APIThreadChannel,
   type APIUser,
   type ChannelFlags,
-  type RoleFlags,
   type UserFlags,
 } from "discord-api-types/v10";
+import { createElsewhere } from "./elsewhere.js";
+import { human, role } from "./worldBuilders.js";
 import type { SnowflakeGenerator } from "./snowflake.js";
 
 /** A member of the stand-in's server. */
@@ -22,14 +25,24 @@ export interface MemberRecord {
   nick: string | null;
 }
 
-/** The stand-in's one server. */
+/** A server of the stand-in's world. */
 export interface GuildRecord {
   id: string;
   name: string;
   ownerId: string;
   roles: Map<string, APIRole>;
+  /** Members by user id (a lazy map for generated servers: members are built when looked up). */
   members: Map<string, MemberRecord>;
   preferredLocale: string;
+  /** Custom emojis. */
+  emojis: APIEmoji[];
+  /** The app is installed to the server (its bot is a member); false: only user installs reach it. */
+  botMember: boolean;
+  /** Ids of its channels (threads excluded), in order. */
+  channelIds: string[];
+  /** How many members Discord counts (`member_count`). */
+  memberCount: number;
+  features: string[];
 }
 
 /** What the world is built from. */
@@ -46,7 +59,10 @@ export interface WorldSeed {
 export interface World {
   bot: APIUser;
   guild: GuildRecord;
-  users: { owner: APIUser; admin: APIUser; member: APIUser };
+  /** The server the app is not installed to (the bot is no member); only user installs reach it. */
+  elsewhere: GuildRecord;
+  /** The cast; `stranger` owns `elsewhere` and is not in the main server. */
+  users: { owner: APIUser; admin: APIUser; member: APIUser; stranger: APIUser };
   roles: { everyone: string; bot: string; admin: string };
   channels: {
     category: APIGuildCategoryChannel;
@@ -54,60 +70,28 @@ export interface World {
     noThreads: APITextChannel;
     thread: APIThreadChannel;
     dm: APIDMChannel;
+    /** #code-links in the main server: a history of messages holding GitHub permalinks. */
+    codeLinks: APITextChannel;
+    /** #lobby of `elsewhere` (external apps allowed). */
+    lobby: APITextChannel;
+    /** #no-apps of `elsewhere`: @everyone is denied Use External Apps, so responses turn ephemeral. */
+    noApps: APITextChannel;
+    /** A group DM of member, admin and owner (the bot cannot be in one). */
+    groupDm: APIGroupDMChannel;
+    /** A DM between member and admin (not with the bot). */
+    userDm: APIDMChannel;
   };
   /** The message in `text` that started `thread` (a thread's id equals its starter's id). */
   threadStarter: { id: string; authorId: string; content: string; at: string };
-}
-
-function human(id: string, username: string, globalName: string): APIUser {
-  return {
-    id,
-    username,
-    discriminator: "0",
-    global_name: globalName,
-    avatar: null,
-    public_flags: 0 as UserFlags,
-    flags: 0 as UserFlags,
-    banner: null,
-    accent_color: null,
-    avatar_decoration_data: null,
-    collectibles: null,
-    primary_guild: null,
-  };
-}
-
-function role(input: {
-  id: string;
-  name: string;
-  permissions: bigint;
-  position: number;
-  managed?: boolean;
-  botId?: string;
-  color?: number;
-}): APIRole {
-  const color = input.color ?? 0;
-  return {
-    id: input.id,
-    name: input.name,
-    color,
-    colors: { primary_color: color, secondary_color: null, tertiary_color: null },
-    hoist: false,
-    icon: null,
-    unicode_emoji: null,
-    position: input.position,
-    permissions: input.permissions.toString(),
-    managed: input.managed ?? false,
-    mentionable: false,
-    flags: 0 as RoleFlags,
-    ...(input.botId ? { tags: { bot_id: input.botId } } : {}),
-  };
 }
 
 /**
  * Builds the stand-in's world: a server owned by one person, with an admin (Manage Server) and
  * a plain member, the bot with its managed role, a category holding #general (threads allowed)
  * and #no-threads (the bot's role may not create or post in threads), an active public thread
- * in #general started from a message, and a DM channel with the member.
+ * in #general started from a message, a DM channel with the member, and #code-links (a history of
+ * permalinks is seeded there by the state). Beside it: a server the bot is not in, with a channel
+ * forbidding external apps, a group DM and a DM between two users (see `elsewhere.ts`).
  */
 export function createWorld(seed: WorldSeed, nextId: SnowflakeGenerator): World {
   const guildId = nextId();
@@ -232,6 +216,17 @@ export function createWorld(seed: WorldSeed, nextId: SnowflakeGenerator): World 
     flags: 0 as ChannelFlags,
     recipients: [member],
   };
+  const codeLinks = textChannel(nextId(), "code-links", 2, "Links to code worth a look");
+  const emojis: APIEmoji[] = ["octocat", "shipit"].map((name) => ({
+    id: nextId(),
+    name,
+    roles: [],
+    require_colons: true,
+    managed: false,
+    animated: false,
+    available: true,
+  }));
+  const elsewhere = createElsewhere(seed, nextId, { owner, admin, member }, now);
   return {
     bot,
     guild: {
@@ -241,10 +236,27 @@ export function createWorld(seed: WorldSeed, nextId: SnowflakeGenerator): World 
       roles,
       members,
       preferredLocale: seed.locale,
+      emojis,
+      botMember: true,
+      channelIds: [category.id, text.id, noThreads.id, codeLinks.id],
+      memberCount: members.size,
+      features: [],
     },
-    users: { owner, admin, member },
+    elsewhere: elsewhere.guild,
+    users: { owner, admin, member, stranger: elsewhere.stranger },
     roles: { everyone: guildId, bot: botRoleId, admin: adminRoleId },
-    channels: { category, text, noThreads, thread, dm },
+    channels: {
+      category,
+      text,
+      noThreads,
+      thread,
+      dm,
+      codeLinks,
+      lobby: elsewhere.lobby,
+      noApps: elsewhere.noApps,
+      groupDm: elsewhere.groupDm,
+      userDm: elsewhere.userDm,
+    },
     threadStarter: {
       id: starterId,
       authorId: owner.id,

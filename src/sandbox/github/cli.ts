@@ -7,7 +7,7 @@
  */
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
-import { DEMO_TOKEN, OTHER_TOKEN } from "./demoConstants.js";
+import { DEMO_APPS, DEMO_TOKEN, OTHER_TOKEN } from "./demoConstants.js";
 import { parseFaultSpec } from "./faults.js";
 import { startGitHubStandIn, type GitHubStandIn } from "./server.js";
 
@@ -79,6 +79,9 @@ async function main(argv: string[]): Promise<void> {
   console.log(`  GraphQL:  ${standIn.graphqlUrl}   (Enterprise style: ${standIn.enterpriseGraphqlUrl})`);
   console.log(`  REST:     ${standIn.restUrl}   (Enterprise style: ${standIn.enterpriseRestUrl})`);
   console.log(`  Token:    ${DEMO_TOKEN}   (demo-user; other-user: ${OTHER_TOKEN})`);
+  console.log(
+    `  Sign-in:  ${standIn.webUrl}/login/device  (OAuth app ${DEMO_APPS.oauthApp.clientId}, GitHub App ${DEMO_APPS.githubApp.clientId})`,
+  );
   console.log(
     `  Try:      curl -H "Authorization: bearer ${DEMO_TOKEN}" ${standIn.restUrl}/repos/demo/widgets/contributors`,
   );

@@ -14,6 +14,8 @@ export const OTHER_TOKEN = "ghp_ReposcoutOtherUser000000000000000002";
 export const DEMO_LOGIN = "demo-user";
 export const OTHER_LOGIN = "other-user";
 export const DEMO_ORGANIZATION = "demo";
+/** The user with more repositories than a page of `/repos` shows (`alice/kata-01`...). */
+export const DEMO_KATA_OWNER = "alice";
 
 /** GitHub ids of the demo accounts (REST `id`, GraphQL `databaseId`). */
 export const DEMO_USER_IDS = {
@@ -48,6 +50,33 @@ export const DEMO_REPOSITORIES = {
   /** Private to `demo-user`. */
   notes: "demo-user/notes",
   experiments: "other-user/experiments",
+  /** Private to `other-user`: sign in as them and only you can see it (the demo token cannot). */
+  diary: "other-user/diary",
+} as const;
+
+/**
+ * Apps registered in the demo world for GitHub's device sign-in (`/login`). Client ids take
+ * GitHub's current shapes (`Ov23li...` for OAuth apps, `Iv23li...` for GitHub Apps).
+ */
+export const DEMO_APPS = {
+  /** An OAuth app with device flow enabled: `gho_` tokens that do not expire. The sandbox's app. */
+  oauthApp: {
+    clientId: "Ov23liRepoScoutDemo01",
+    clientSecret: "0a1b2c3d4e5f60718293a4b5c6d7e8f901234567",
+    name: "RepoScout (sandbox)",
+  },
+  /** A GitHub App with device flow and expiring user tokens: `ghu_` tokens, 8 hours, `ghr_` refresh. */
+  githubApp: {
+    clientId: "Iv23liRepoScoutDemo02",
+    clientSecret: "1b2c3d4e5f60718293a4b5c6d7e8f90123456789",
+    name: "RepoScout App (sandbox)",
+  },
+  /** An OAuth app whose device flow was never enabled (`device_flow_disabled`). */
+  noDeviceFlow: {
+    clientId: "Ov23liRepoScoutDemo03",
+    clientSecret: "2c3d4e5f60718293a4b5c6d7e8f9012345678901",
+    name: "RepoScout without device flow",
+  },
 } as const;
 
 /** Paths inside `demo/widgets`. */

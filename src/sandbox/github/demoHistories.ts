@@ -649,9 +649,22 @@ export function smallHistories(): Record<string, FastImportScript> {
     "demo-user/notes": smallHistory([
       [p.demo, utc(2023, 10, 1), "Private notes", { "notes.md": "# Notes\n" }],
     ]),
+    // One template for every kata of alice's (they share one git directory, see demoWorld.ts).
+    "alice/kata-01": smallHistory([
+      [p.alice, utc(2023, 1, 9), "Start from the kata template", { "README.md": "# kata\n\nPractice.\n" }],
+      [p.alice, utc(2023, 1, 10), "Add a first attempt", { "kata.ts": "export const attempt = 1;\n" }],
+    ]),
     "other-user/experiments": smallHistory([
       [p.other, utc(2024, 6, 6), "Try things", { "try.ts": "export {};\n" }],
       [p.other, utc(2024, 6, 7), "Try more things", { "try.ts": "export const more = true;\n" }],
+    ]),
+    "other-user/diary": smallHistory([
+      [
+        p.other,
+        utc(2025, 4, 1),
+        "Dear diary",
+        { "DIARY.md": "# Diary\n\nOnly other-user can read this, and whoever signs in as them.\n" },
+      ],
     ]),
   };
 }

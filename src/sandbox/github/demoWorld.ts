@@ -4,10 +4,14 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
+  DEMO_APPS,
   DEMO_CONSTANTS_MODULE_URL,
+  DEMO_KATA_OWNER,
   DEMO_LOGIN,
   DEMO_ORGANIZATION,
   DEMO_ORGANIZATION_ID,
+  DEMO_PATHS,
+  DEMO_REFS,
   DEMO_REPOSITORIES,
   DEMO_TOKEN,
   DEMO_USER_IDS,
@@ -60,33 +64,124 @@ interface DemoRepositorySpec {
   name: string;
   id: number;
   description: string;
+  /** What it is in the world for (the sandbox's `/demo` lists it). */
+  note: string;
   isPrivate?: boolean;
   contributorsTooLarge?: boolean;
   collaborators?: string[];
+  /** Lives in the git directory of this repository of the same owner (made from one template). */
+  sharesGitDirWith?: string;
+  pushedAt?: string;
+}
+
+const W = DEMO_PATHS;
+
+/** How many practice repositories `alice` has: more than a page of `/repos` (10). */
+export const DEMO_KATA_COUNT = 24;
+
+/**
+ * Alice's katas: repositories made from one template, so they share one git directory (one
+ * fast-import for all of them: the world stays quick to generate), each pushed on its own day.
+ */
+function kataSpecs(): DemoRepositorySpec[] {
+  const topics = ["bowling", "roman numerals", "word wrap", "game of life", "bank OCR", "mars rover"];
+  return Array.from({ length: DEMO_KATA_COUNT }, (_, offset) => {
+    const index = offset + 1;
+    return {
+      owner: DEMO_KATA_OWNER,
+      name: `kata-${String(index).padStart(2, "0")}`,
+      id: 700100 + index,
+      description: `Kata ${index}: ${topics[offset % topics.length]}.`,
+      note: "practice repositories made from one template",
+      ...(index === 1 ? {} : { sharesGitDirWith: "kata-01" }),
+      pushedAt: new Date(Date.UTC(2023, 1, 1) + index * 9 * 86_400_000).toISOString(),
+    };
+  });
 }
 
 const REPOSITORY_SPECS: DemoRepositorySpec[] = [
-  { ...split(DEMO_REPOSITORIES.widgets), id: 700001, description: "Gears, ticks and one scheduler." },
-  { ...split(DEMO_REPOSITORIES.gadgets), id: 700002, description: "Small things." },
-  { ...split(DEMO_REPOSITORIES.sprockets), id: 700003, description: "Teeth." },
-  { ...split(DEMO_REPOSITORIES.empty), id: 700004, description: "Nothing here yet." },
-  { ...split(DEMO_REPOSITORIES.crowd), id: 700005, description: "Many hands." },
-  { ...split(DEMO_REPOSITORIES.secret), id: 700006, description: "Members only.", isPrivate: true },
+  {
+    ...split(DEMO_REPOSITORIES.widgets),
+    id: 700001,
+    description: "Gears, ticks and one scheduler.",
+    note:
+      `the rich one, ten years of history: blame ${W.engine} (2,000 lines, 50 commits); a PNG ` +
+      `(${W.logo}), a symlink (${W.symlink}), a submodule (${W.submodule}), hostile markdown ` +
+      `(${W.hostile}), a file past GitHub's text cut (${W.large}); branches ${DEMO_REFS.develop} and ` +
+      `${DEMO_REFS.featureBranch}, tags ${DEMO_REFS.annotatedTag} (annotated) and ${DEMO_REFS.lightweightTag}`,
+  },
+  {
+    ...split(DEMO_REPOSITORIES.gadgets),
+    id: 700002,
+    description: "Small things.",
+    note: "a small repository",
+  },
+  {
+    ...split(DEMO_REPOSITORIES.sprockets),
+    id: 700003,
+    description: "Teeth.",
+    note: "a small repository, last pushed years ago",
+  },
+  {
+    ...split(DEMO_REPOSITORIES.empty),
+    id: 700004,
+    description: "Nothing here yet.",
+    note: "no commits at all",
+  },
+  {
+    ...split(DEMO_REPOSITORIES.crowd),
+    id: 700005,
+    description: "Many hands.",
+    note: "75 account authors and 10 anonymous ones: /contributors spans three pages",
+  },
+  {
+    ...split(DEMO_REPOSITORIES.secret),
+    id: 700006,
+    description: "Members only.",
+    note: "members of demo see it, other-user does not",
+    isPrivate: true,
+  },
   {
     ...split(DEMO_REPOSITORIES.hugeHistory),
     id: 700007,
     description: "GitHub will not count its contributors.",
+    note: "GitHub answers 403 for its contributors",
     contributorsTooLarge: true,
   },
-  { ...split(DEMO_REPOSITORIES.dotfiles), id: 700011, description: "Shell and git settings." },
+  {
+    ...split(DEMO_REPOSITORIES.dotfiles),
+    id: 700011,
+    description: "Shell and git settings.",
+    note: "a user's repository",
+  },
   {
     ...split(DEMO_REPOSITORIES.playground),
     id: 700012,
     description: "Trying things.",
+    note: "a user's repository, shared with another",
     collaborators: [OTHER_LOGIN],
   },
-  { ...split(DEMO_REPOSITORIES.notes), id: 700013, description: "Private notes.", isPrivate: true },
-  { ...split(DEMO_REPOSITORIES.experiments), id: 700021, description: "Other user's experiments." },
+  {
+    ...split(DEMO_REPOSITORIES.notes),
+    id: 700013,
+    description: "Private notes.",
+    note: "only its owner sees it",
+    isPrivate: true,
+  },
+  {
+    ...split(DEMO_REPOSITORIES.experiments),
+    id: 700021,
+    description: "Other user's experiments.",
+    note: "a public repository of other-user",
+  },
+  {
+    ...split(DEMO_REPOSITORIES.diary),
+    id: 700022,
+    description: "Only other-user sees this.",
+    note: "private: only other-user sees it (sign in as other-user to read it)",
+    isPrivate: true,
+  },
+  ...kataSpecs(),
 ];
 
 function split(nameWithOwner: string): { owner: string; name: string } {
@@ -111,11 +206,13 @@ export function demoWorldDefinition(root: string): WorldDefinition {
     owner: spec.owner,
     name: spec.name,
     id: spec.id,
-    gitDir: gitDirOf(root, spec),
+    gitDir: gitDirOf(root, { owner: spec.owner, name: spec.sharesGitDirWith ?? spec.name }),
     description: spec.description,
+    note: spec.note,
     isPrivate: spec.isPrivate ?? false,
     ...(spec.contributorsTooLarge ? { contributorsTooLarge: true } : {}),
     ...(spec.collaborators ? { collaborators: spec.collaborators } : {}),
+    ...(spec.pushedAt ? { pushedAt: spec.pushedAt } : {}),
   }));
   return {
     users: [
@@ -145,6 +242,11 @@ export function demoWorldDefinition(root: string): WorldDefinition {
     ],
     repositories,
     tokens: { [DEMO_TOKEN]: DEMO_LOGIN, [OTHER_TOKEN]: OTHER_LOGIN },
+    apps: [
+      { kind: "oauth-app", ...DEMO_APPS.oauthApp },
+      { kind: "github-app", ...DEMO_APPS.githubApp, expiringTokens: true },
+      { kind: "oauth-app", ...DEMO_APPS.noDeviceFlow, deviceFlow: false },
+    ],
   };
 }
 
@@ -197,7 +299,7 @@ async function generate(root: string, git: GitOptions): Promise<void> {
     ...smallHistories(),
   };
   await Promise.all(
-    REPOSITORY_SPECS.map(async (spec) => {
+    REPOSITORY_SPECS.filter((spec) => spec.sharesGitDirWith === undefined).map(async (spec) => {
       const gitDir = gitDirOf(root, spec);
       await mkdir(join(gitDir, ".."), { recursive: true });
       await initBareRepository(gitDir, "main", git);

@@ -10,6 +10,8 @@ export {
 } from "./server.js";
 export {
   DEMO_ANONYMOUS_EMAIL,
+  DEMO_APPS,
+  DEMO_KATA_OWNER,
   DEMO_LOGIN,
   DEMO_LONG_MESSAGE_HEADLINE,
   DEMO_ORGANIZATION,
@@ -21,14 +23,24 @@ export {
   OTHER_LOGIN,
   OTHER_TOKEN,
 } from "./demoConstants.js";
-export { defaultDemoDataDir, ensureDemoWorld, type DemoWorld } from "./demoWorld.js";
+export { DEMO_KATA_COUNT, defaultDemoDataDir, ensureDemoWorld, type DemoWorld } from "./demoWorld.js";
 export { FaultController, parseFaultSpec, type Fault, type FaultKind, type FaultTarget } from "./faults.js";
+export {
+  OAuthController,
+  normalizeUserCode,
+  type DeviceCodeView,
+  type DeviceFlowOptions,
+  type IssuedTokenView,
+  type OAuthStats,
+} from "./oauth.js";
 export type { RateResource } from "./rateLimit.js";
 export {
   World,
+  type WorldApp,
   type WorldDefinition,
   type WorldOrganization,
   type WorldRepository,
   type WorldUser,
+  type WorldVisibility,
 } from "./world.js";
 export type { GitOptions } from "./gitProcess.js";

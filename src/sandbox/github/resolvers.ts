@@ -287,12 +287,12 @@ async function ownerRepositories(
   // The world has no forks, archived or locked repositories, and every repository has issues.
   const visible = candidates.filter((repository) => {
     if (!world.canSee(context.viewer.login, repository)) return false;
-    const isPrivate = repository.isPrivate === true;
+    const visibility = world.visibilityOf(repository);
+    // GitHub: "Internal repositories are considered private" by the `privacy` filter.
+    const isPrivate = visibility !== "PUBLIC";
     if (args.privacy === "PUBLIC" && isPrivate) return false;
     if (args.privacy === "PRIVATE" && !isPrivate) return false;
-    if (args.visibility === "PUBLIC" && isPrivate) return false;
-    if (args.visibility === "PRIVATE" && !isPrivate) return false;
-    if (args.visibility === "INTERNAL") return false;
+    if (args.visibility != null && args.visibility !== visibility) return false;
     if (args.isFork === true || args.isArchived === true || args.isLocked === true) return false;
     if (args.hasIssuesEnabled === false) return false;
     return true;
@@ -449,8 +449,11 @@ const Repository = {
   url: (model: RepositoryModel, _: unknown, context: ResolverContext) =>
     `${context.htmlUrl}/${model.repository.owner}/${model.repository.name}`,
   description: (model: RepositoryModel) => model.repository.description ?? null,
-  isPrivate: (model: RepositoryModel) => model.repository.isPrivate === true,
-  visibility: (model: RepositoryModel) => (model.repository.isPrivate ? "PRIVATE" : "PUBLIC"),
+  // GitHub's schema: isPrivate "Identifies if the repository is private or internal."
+  isPrivate: (model: RepositoryModel, _: unknown, context: ResolverContext) =>
+    context.world.visibilityOf(model.repository) !== "PUBLIC",
+  visibility: (model: RepositoryModel, _: unknown, context: ResolverContext) =>
+    context.world.visibilityOf(model.repository),
   isFork: () => false,
   isArchived: () => false,
   stargazerCount: () => 0,

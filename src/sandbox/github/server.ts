@@ -1,12 +1,14 @@
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { execute, getIntrospectionQuery, parse } from "graphql";
+import { execute, getIntrospectionQuery, parse, validate } from "graphql";
 import { contributorsAnswer, type RestAnswer } from "./contributors.js";
 import { ensureDemoWorld } from "./demoWorld.js";
+import { devicePage, submitDevicePage } from "./devicePage.js";
 import { prepareQuery, runQuery } from "./executeGraphQL.js";
 import { FaultController, type FaultKind, type PendingFault } from "./faults.js";
 import type { GitOptions } from "./gitProcess.js";
+import { OAuthController, oauthParams, type DeviceFlowOptions, type OAuthReply } from "./oauth.js";
 import { GitRepository } from "./gitRepository.js";
 import { somethingWentWrong } from "./githubErrors.js";
 import { RateLimiter, rateLimitHeaders, type RateResource, type RateSnapshot } from "./rateLimit.js";
@@ -42,8 +44,10 @@ export interface GitHubStandInOptions {
   htmlUrl?: string;
   /** How git is run. */
   git?: GitOptions;
-  /** The clock, in milliseconds (default Date.now). */
+  /** The clock, in milliseconds (default Date.now): rate-limit windows, token and device-code expiry. */
   now?: () => number;
+  /** Timing of the OAuth device flow (default GitHub's: codes live 900 s, polls 5 s apart). */
+  deviceFlow?: DeviceFlowOptions;
 }
 
 /** One request the stand-in received. Never holds a token, only a short fingerprint of it. */
@@ -51,7 +55,8 @@ export interface RequestLogEntry {
   method: string;
   /** Path and query string. */
   path: string;
-  api: "graphql" | "rest" | "other";
+  /** `web`: the web host's sign-in endpoints and device page. */
+  api: "graphql" | "rest" | "web" | "other";
   /** 0 while unanswered, and for a reset or hung connection. */
   status: number;
   /** The GraphQL operation (given, or the name of the document's only operation). */
@@ -78,7 +83,14 @@ export interface GitHubStandIn {
   readonly enterpriseGraphqlUrl: string;
   /** Enterprise Server style: `baseUrl + /api/v3`. */
   readonly enterpriseRestUrl: string;
+  /** The web host (sign-in endpoints, the device page): `baseUrl`, as `https://github.com`. */
+  readonly webUrl: string;
   readonly world: World;
+  /**
+   * The OAuth device flow and the tokens it issued: `approve(userCode, login)`, `deny(userCode)`,
+   * `pending()`, `injectSlowDown()`, `isActive(token)`, `stats` (too-early polls, refreshes...).
+   */
+  readonly oauth: OAuthController;
   /** Every request so far, oldest first. */
   readonly requests: ReadonlyArray<RequestLogEntry>;
   clearRequests(): void;
@@ -108,6 +120,8 @@ const SERVER_ERROR_PAGE = `<!DOCTYPE html>
 
 type Route =
   | { api: "graphql" }
+  | { api: "web"; endpoint: "deviceCode" | "accessToken" | "devicePage" }
+  | { api: "rest"; prefix: string; revokeClientId: string }
   | { api: "rest"; prefix: string; repository: { owner: string; name: string } | { id: number } }
   | { api: "rest"; prefix: string; repository: null }
   | { api: "other" };
@@ -123,8 +137,14 @@ function decode(segment: string): string {
 /** Which API a path belongs to; REST also under `/api/v3`, GraphQL also at `/api/graphql`. */
 function matchRoute(pathname: string): Route {
   if (pathname === "/graphql" || pathname === "/api/graphql") return { api: "graphql" };
+  if (pathname === "/login/device/code") return { api: "web", endpoint: "deviceCode" };
+  if (pathname === "/login/oauth/access_token") return { api: "web", endpoint: "accessToken" };
+  if (pathname === "/login/device" || pathname === "/login/device/")
+    return { api: "web", endpoint: "devicePage" };
   const prefix = pathname.startsWith("/api/v3/") || pathname === "/api/v3" ? "/api/v3" : "";
   const rest = pathname.slice(prefix.length);
+  const revoke = /^\/applications\/([^/]+)\/token$/.exec(rest);
+  if (revoke) return { api: "rest", prefix, revokeClientId: decode(revoke[1] ?? "") };
   let match = /^\/repos\/([^/]+)\/([^/]+)\/contributors\/?$/.exec(rest);
   if (match)
     return {
@@ -174,6 +194,7 @@ type Caller =
 
 class StandInServer implements GitHubStandIn {
   readonly world: World;
+  readonly oauth: OAuthController;
   readonly faults = new FaultController();
   readonly #server: Server;
   readonly #requests: RequestLogEntry[] = [];
@@ -197,6 +218,10 @@ class StandInServer implements GitHubStandIn {
     this.#gitOptions = options.git ?? {};
     this.#htmlUrl = (options.htmlUrl ?? "https://github.com").replace(/\/+$/, "");
     this.#latencyMs = options.latencyMs ?? 0;
+    this.oauth = new OAuthController(world, {
+      now: this.#now,
+      ...(options.deviceFlow ? { deviceFlow: options.deviceFlow } : {}),
+    });
     this.#server = createServer((request, response) => {
       this.#handle(request, response).catch((error: unknown) => {
         // After close(), requests cut short fail on purpose: not worth a word.
@@ -220,6 +245,9 @@ class StandInServer implements GitHubStandIn {
   }
   get enterpriseRestUrl(): string {
     return `${this.baseUrl}/api/v3`;
+  }
+  get webUrl(): string {
+    return this.baseUrl;
   }
   get requests(): ReadonlyArray<RequestLogEntry> {
     return this.#requests;
@@ -299,7 +327,7 @@ class StandInServer implements GitHubStandIn {
     if (auth.kind === "missing") return { kind: "anonymous", key: anonymousKey };
     if (auth.kind === "malformed") return { kind: "refused", reason: "malformed" };
     const token = auth.kind === "token" ? auth.token : auth.password;
-    const user = this.world.userForToken(token);
+    const user = this.world.userForToken(token, this.#now());
     if (!user) return { kind: "refused", reason: "bad" };
     if (auth.kind === "basic" && auth.login.toLowerCase() !== user.login.toLowerCase()) {
       return { kind: "refused", reason: "bad" };
@@ -337,27 +365,35 @@ class StandInServer implements GitHubStandIn {
       log.status = status;
       log.durationMs = performance.now() - started;
       if (response.destroyed) return;
-      // Every answer carries the budget; answers that did not charge it show it as it stands.
+      // Every API answer carries the budget; answers that did not charge it show it as it stands.
+      // The web host's pages and sign-in endpoints are not the API: no budget there.
       const rate =
-        "x-ratelimit-limit" in headers
+        "x-ratelimit-limit" in headers || route.api === "web"
           ? {}
           : rateLimitHeaders(
               this.#limiter.peek(caller.kind === "user" ? caller.key : anonymousKey, resource),
             );
-      response.writeHead(status, { "x-github-request-id": requestId, ...rate, ...headers });
+      response.writeHead(status, {
+        date: new Date(this.#now()).toUTCString(),
+        "x-github-request-id": requestId,
+        ...rate,
+        ...headers,
+      });
       response.end(body ?? undefined);
     };
     const sendJson = (status: number, payload: unknown, headers: Record<string, string> = {}): void =>
       send(status, { "content-type": JSON_TYPE, ...headers }, JSON.stringify(payload));
 
     const { latencyMs, failure } =
-      route.api === "other" ? { latencyMs: 0, failure: null } : this.faults.take(route.api);
+      route.api === "other" || route.api === "web"
+        ? { latencyMs: 0, failure: null }
+        : this.faults.take(route.api);
     await this.#sleep(this.#latencyMs + latencyMs);
     if (this.#closed) {
       response.socket?.destroy();
       return;
     }
-    if (failure && route.api !== "other") {
+    if (failure && route.api !== "other" && route.api !== "web") {
       log.fault = failure.kind;
       this.#fail(failure, route.api, request, response, log, sendJson, send, requestId);
       return;
@@ -366,11 +402,80 @@ class StandInServer implements GitHubStandIn {
       sendJson(413, { message: "Payload too large", documentation_url: GRAPHQL_DOCS });
       return;
     }
-    if (route.api === "graphql")
+    if (route.api === "web") this.#web(route.endpoint, method, url, request, raw, send);
+    else if (route.api === "rest" && "revokeClientId" in route) {
+      this.#revoke(route.revokeClientId, method, auth, raw, send);
+    } else if (route.api === "graphql")
       await this.#graphql(method, request, raw, caller, anonymousKey, log, sendJson, send, requestId);
     else if (route.api === "rest")
       await this.#rest(method, route, url, request, caller, anonymousKey, sendJson, send, requestId);
     else sendJson(404, restNotFound());
+  }
+
+  /**
+   * The web host's sign-in: the OAuth endpoints (POST only, answered without rate-limit headers, as
+   * github.com's are) and the device page (GET shows the form, POST answers it).
+   */
+  #web(
+    endpoint: Extract<Route, { api: "web" }>["endpoint"],
+    method: string,
+    url: URL,
+    request: IncomingMessage,
+    raw: Buffer,
+    send: (status: number, headers: Record<string, string>, body: string | null) => void,
+  ): void {
+    const answer = (reply: OAuthReply): void => send(reply.status, reply.headers, reply.body);
+    const contentType = request.headers["content-type"] ?? "";
+    if (endpoint === "devicePage") {
+      if (method === "GET") answer(devicePage(this.oauth, url.searchParams));
+      else if (method === "POST")
+        answer(submitDevicePage(this.oauth, oauthParams(new URLSearchParams(), contentType, raw)));
+      else answer({ status: 404, headers: { "content-type": "text/plain" }, body: "Not Found" });
+      return;
+    }
+    if (method !== "POST") {
+      answer({ status: 404, headers: { "content-type": "text/plain" }, body: "Not Found" });
+      return;
+    }
+    const params = oauthParams(url.searchParams, contentType, raw);
+    const accept = request.headers.accept ?? "";
+    answer(
+      endpoint === "deviceCode"
+        ? this.oauth.deviceCode(params, accept, this.baseUrl)
+        : this.oauth.accessToken(params, accept),
+    );
+  }
+
+  /** `DELETE {api}/applications/{client_id}/token`, with the app's client id and secret as HTTP Basic. */
+  #revoke(
+    clientId: string,
+    method: string,
+    auth: Authorization,
+    raw: Buffer,
+    send: (status: number, headers: Record<string, string>, body: string | null) => void,
+  ): void {
+    const restHeaders = { "x-github-media-type": "github.v3; format=json" };
+    if (method !== "DELETE") {
+      send(404, { "content-type": JSON_TYPE, ...restHeaders }, JSON.stringify(restNotFound()));
+      return;
+    }
+    let body: unknown = null;
+    try {
+      body = raw.length > 0 ? JSON.parse(raw.toString("utf8")) : null;
+    } catch {
+      send(
+        400,
+        { "content-type": JSON_TYPE, ...restHeaders },
+        JSON.stringify({
+          message: "Problems parsing JSON",
+          documentation_url: "https://docs.github.com/rest",
+        }),
+      );
+      return;
+    }
+    const basic = auth.kind === "basic" ? { login: auth.login, password: auth.password } : null;
+    const reply = this.oauth.revoke(clientId, basic, body);
+    send(reply.status, { ...restHeaders, ...reply.headers }, reply.status === 204 ? null : reply.body);
   }
 
   #fail(
@@ -485,8 +590,15 @@ class StandInServer implements GitHubStandIn {
       return;
     }
     log.operationName ??= prepared.operation.name?.value ?? null;
-    // The same query from the same viewer, with every ref it read unchanged, has the same answer.
-    const cacheKey = JSON.stringify([body.query, body.operationName, body.variables, caller.user.login]);
+    // The same query from the same viewer, with every ref it read unchanged and nobody's access
+    // changed (the world's revision), has the same answer.
+    const cacheKey = JSON.stringify([
+      body.query,
+      body.operationName,
+      body.variables,
+      caller.user.login,
+      this.world.revision,
+    ]);
     const stored = await this.#responses.get(cacheKey);
     const charged = this.#limiter.charge(caller.key, "graphql", prepared.cost.cost);
     const headers = rateLimitHeaders(charged.snapshot);
@@ -517,7 +629,7 @@ class StandInServer implements GitHubStandIn {
 
   async #rest(
     method: string,
-    route: Extract<Route, { api: "rest" }>,
+    route: Exclude<Extract<Route, { api: "rest" }>, { revokeClientId: string }>,
     url: URL,
     request: IncomingMessage,
     caller: Caller,
@@ -658,6 +770,10 @@ export async function startGitHubStandIn(options: GitHubStandInOptions = {}): Pr
         git: options.git ?? {},
       })
     ).definition;
+  // GitHub's schema is large: building it and validating the first query against it block for
+  // seconds on a busy machine. Paid here, before the first request, so that a bot in the same
+  // process (the sandbox, the end-to-end tests) never stalls past Discord's 3 s on its first read.
+  validate(githubSchema(), parse("query WarmUp { viewer { login } }"));
   const standIn = new StandInServer(new World(definition), options);
   await standIn.listen(options.port ?? 0, options.host ?? "127.0.0.1");
   return standIn;

@@ -271,6 +271,35 @@ describe("the real discord.js client against the Discord stand-in", () => {
     expect(discord.message(original!.id)).toMatchObject({ content: "page 2", components: [] });
   });
 
+  it("lets only the person an ephemeral message was sent to press its buttons, and keeps it ephemeral", async () => {
+    const replied = handleNext(async (interaction) => {
+      if (!interaction.isChatInputCommand()) return;
+      const next = new ButtonBuilder().setCustomId("mine:2").setLabel("Next").setStyle(ButtonStyle.Primary);
+      await interaction.reply({
+        content: "page 1, for you only",
+        components: [new ActionRowBuilder<ButtonBuilder>().addComponents(next)],
+        flags: MessageFlags.Ephemeral,
+      });
+    });
+    const first = await discord.interact({ kind: "slash", name: "ping", user: "member" });
+    await replied;
+    const { original } = await first.waitForAnswer();
+    expect(original?.ephemeral).toBe(true);
+    await expect(
+      discord.interact({ kind: "button", message: original!, customId: "mine:2", user: "admin" }),
+    ).rejects.toThrow(/ephemeral/);
+
+    const clicked = handleNext(async (interaction) => {
+      if (!interaction.isButton()) throw new Error("not a button");
+      const wasEphemeral = interaction.message.flags.has(MessageFlags.Ephemeral);
+      await interaction.update({ content: "page 2, for you only", components: [] });
+      return wasEphemeral;
+    });
+    await discord.interact({ kind: "button", message: original!, customId: "mine:2", user: "member" });
+    expect(await clicked).toBe(true);
+    expect(discord.message(original!.id)).toMatchObject({ content: "page 2, for you only", ephemeral: true });
+  });
+
   it("starts a thread from the reply and posts the answer in it", async () => {
     const done = handleNext(async (interaction) => {
       if (!interaction.isChatInputCommand()) throw new Error("not a slash command");
@@ -418,10 +447,13 @@ describe("the real discord.js client against the Discord stand-in", () => {
   });
 
   it("resumes after RECONNECT and keeps delivering interactions", async () => {
+    // Relative: with a 300 ms heartbeat, a CPU-starved run can make discord.js resume a "zombie"
+    // connection on its own before this test.
+    const before = discord.gatewaySessions()[0]?.resumes ?? 0;
     const resumed = new Promise<void>((resolve) => client.once(Events.ShardResume, () => resolve()));
     discord.sendGatewayOp(7);
     await resumed;
-    expect(discord.gatewaySessions()[0]?.resumes).toBe(1);
+    expect(discord.gatewaySessions()[0]?.resumes).toBeGreaterThan(before);
     const done = handleNext(async (interaction) => {
       if (interaction.isChatInputCommand()) await interaction.reply("still here");
     });

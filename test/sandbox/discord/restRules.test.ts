@@ -318,7 +318,7 @@ describe("the Discord stand-in's REST rules", () => {
       "payload_json",
       JSON.stringify({
         type: 4,
-        data: { content: "file", attachments: [{ id: 0, description: "the log" }] },
+        data: { content: "file", attachments: [{ id: "0", description: "the log" }] },
       }),
     );
     form.append("files[0]", new Blob(["hello"], { type: "text/plain" }), "log.txt");

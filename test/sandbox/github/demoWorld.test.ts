@@ -4,7 +4,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type * as DemoWorldModule from "../../../src/sandbox/github/demoWorld.js";
 import type { DemoWorld } from "../../../src/sandbox/github/demoWorld.js";
+import { REPOS_PER_PAGE } from "../../../commands/repos.js";
 import {
+  DEMO_KATA_COUNT,
+  DEMO_KATA_OWNER,
   DEMO_LONG_MESSAGE_HEADLINE,
   DEMO_PATHS,
   DEMO_REPOSITORIES,
@@ -71,6 +74,20 @@ describe("the demo world", () => {
     expect(world.userForEmail("alice.liddell@oldmail.example")?.login).toBe("alice");
     expect(world.userForEmail("90015+erin@users.noreply.github.com")?.login).toBe("erin");
     expect(world.userForEmail("1+erin@users.noreply.github.com")).toBeUndefined();
+  });
+
+  it("gives one owner more repositories than a page of /repos, each pushed on its own day", () => {
+    const katas = world.repositoriesOwnedBy(DEMO_KATA_OWNER);
+    expect(katas).toHaveLength(DEMO_KATA_COUNT);
+    expect(katas.length).toBeGreaterThan(REPOS_PER_PAGE * 2);
+    expect(new Set(katas.map((repository) => repository.pushedAt)).size).toBe(katas.length);
+    // One template: one git directory for all, so the world stays quick to generate.
+    expect(new Set(katas.map((repository) => repository.gitDir)).size).toBe(1);
+  });
+
+  it("says what each repository is there for", () => {
+    for (const repository of world.definition.repositories)
+      expect(repository.note, repository.name).toMatch(/\S/);
   });
 
   it("gives widgets a 2,000-line file touched by 50 commits over years, by several authors", async () => {

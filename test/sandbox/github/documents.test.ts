@@ -86,6 +86,7 @@ describe("query OwnerRepositories", () => {
       url: "https://github.com/demo/gadgets",
       pushedAt: "2025-05-28T12:00:00Z",
       isPrivate: false,
+      visibility: "PUBLIC",
       description: "Small things.",
     });
     const { names, pushed, totalCount } = await allPages("demo", byPushed);
@@ -222,6 +223,7 @@ describe("query RepositoryInfo", () => {
           nameWithOwner: "demo/widgets",
           url: "https://github.com/demo/widgets",
           isPrivate: false,
+          visibility: "PUBLIC",
           isEmpty: false,
           defaultBranchRef: { name: "main", target: { oid: tip } },
         },
@@ -260,7 +262,44 @@ describe("query RepositoryInfo", () => {
       });
     }
     const visible = await graphql(standIn, DOCUMENTS.repositoryInfo, { owner: "demo", name: "secret" });
-    expect(visible.body.data.repository).toMatchObject({ nameWithOwner: "demo/secret", isPrivate: true });
+    expect(visible.body.data.repository).toMatchObject({
+      nameWithOwner: "demo/secret",
+      isPrivate: true,
+      visibility: "PRIVATE",
+    });
+  });
+});
+
+describe("query RepositoryAccess", () => {
+  it("answers the visibility to a token that sees the repository, NOT_FOUND to one that does not", async () => {
+    const seen = await graphql(standIn, DOCUMENTS.repositoryAccess, { owner: "demo", name: "secret" });
+    expect(seen.body).toEqual({
+      data: { repository: { nameWithOwner: "demo/secret", isPrivate: true, visibility: "PRIVATE" } },
+    });
+    const hidden = await graphql(
+      standIn,
+      DOCUMENTS.repositoryAccess,
+      { owner: "demo", name: "secret" },
+      OTHER_TOKEN,
+    );
+    expect(hidden.body.data).toEqual({ repository: null });
+    expect(hidden.body.errors[0]).toMatchObject({ type: "NOT_FOUND", path: ["repository"] });
+  });
+});
+
+describe("query OwnerRepositories with privacy PUBLIC", () => {
+  it("leaves the private repositories out of the nodes and the count", async () => {
+    const answer = await graphql(standIn, DOCUMENTS.ownerRepositories, {
+      login: "demo",
+      first: 100,
+      after: null,
+      orderBy: { field: "NAME", direction: "ASC" },
+      privacy: "PUBLIC",
+    });
+    const { totalCount, nodes } = answer.body.data.repositoryOwner.repositories;
+    expect(totalCount).toBe(6);
+    expect(nodes.map((node: { name: string }) => node.name)).not.toContain("secret");
+    expect(nodes.every((node: { visibility: string }) => node.visibility === "PUBLIC")).toBe(true);
   });
 });
 
@@ -389,6 +428,7 @@ describe("query Blame", () => {
             nameWithOwner: "demo/widgets",
             url: "https://github.com/demo/widgets",
             isPrivate: false,
+            visibility: "PUBLIC",
             defaultBranchRef: { name: "main" },
             object: null,
             entry: null,

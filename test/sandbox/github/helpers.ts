@@ -7,6 +7,7 @@ export const DOCUMENTS = {
   viewer: CLIENT_DOCUMENTS.Viewer,
   ownerRepositories: CLIENT_DOCUMENTS.OwnerRepositories,
   repositoryInfo: CLIENT_DOCUMENTS.RepositoryInfo,
+  repositoryAccess: CLIENT_DOCUMENTS.RepositoryAccess,
   blame: CLIENT_DOCUMENTS.Blame,
   contents: CLIENT_DOCUMENTS.Contents,
 } as const;

@@ -8,7 +8,8 @@ function scopeOf({ state, params }: RouteContext): string | null {
   // A bot may only manage its own application's commands.
   if (params.application_id !== state.applicationId) throw restErrors.missingAccess();
   if (params.guild_id === undefined) return null;
-  if (params.guild_id !== state.guild.id) throw restErrors.missingAccess();
+  // Guild commands need the app installed to the guild (unknown guilds answer the same).
+  if (state.guilds.get(params.guild_id)?.botMember !== true) throw restErrors.missingAccess();
   return params.guild_id;
 }
 

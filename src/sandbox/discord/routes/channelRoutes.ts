@@ -20,9 +20,14 @@ import { checkMessageBody } from "./messageChecks.js";
 
 const P = PermissionFlagsBits;
 
-/** A channel the bot can see (404 10003 when unknown, 403 50001 without View Channel). */
+/**
+ * A channel the bot can see (404 10003 when unknown, 403 50001 without View Channel). A channel of
+ * a server the bot is not in, or a private channel it is not part of, is 403 50001 Missing Access,
+ * as Discord answers a user-installed app there (it holds no channel access at all).
+ */
 function visibleChannel(context: RouteContext): APIChannel {
   const channel = context.state.requireChannel(context.params.channel_id ?? "");
+  if (!context.state.botCanReach(channel)) throw restErrors.missingAccess();
   if (context.state.guildIdOf(channel) !== null) {
     const permissions = context.state.botPermissionsIn(channel.id);
     if (!hasPermissions(permissions, P.ViewChannel)) throw restErrors.missingAccess();
@@ -220,8 +225,9 @@ function openThread(
   const member = { id: thread.id, user_id: state.bot.id, join_timestamp: now, flags: 0 };
   state.dispatch(
     "THREAD_CREATE",
-    { ...cloneJson(thread), newly_created: true, member },
+    () => ({ ...cloneJson(thread), newly_created: true, member }),
     GatewayIntentBits.Guilds,
+    guildId,
   );
   return thread;
 }

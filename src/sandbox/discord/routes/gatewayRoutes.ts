@@ -1,8 +1,9 @@
 import type { RouteDefinition } from "../router.js";
 
 /**
- * `GET /gateway` (public) and `GET /gateway/bot` (the URL of the stand-in's gateway, one
- * recommended shard, and the session start budget discord.js uses to pace identifies).
+ * `GET /gateway` (public) and `GET /gateway/bot` (the URL of the stand-in's gateway, the
+ * recommended shard count, one per 1,000 guilds unless set, and the session start budget with
+ * `max_concurrency`, which discord.js uses to pace identifies).
  */
 export const gatewayRoutes: RouteDefinition[] = [
   {
@@ -25,12 +26,13 @@ export const gatewayRoutes: RouteDefinition[] = [
         status: 200,
         body: {
           url: state.gatewayUrl,
-          shards: 1,
+          shards:
+            state.gatewaySettings.recommendedShards ?? Math.max(1, Math.ceil(state.botGuildCount() / 1000)),
           session_start_limit: {
             total: starts.total,
             remaining: Math.max(0, starts.total - starts.used),
             reset_after: Math.max(0, starts.resetAt - Date.now()),
-            max_concurrency: 1,
+            max_concurrency: state.gatewaySettings.maxConcurrency,
           },
         },
       };

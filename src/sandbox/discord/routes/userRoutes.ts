@@ -5,9 +5,12 @@ import {
   type APIUser,
 } from "discord-api-types/v10";
 import { guildChannels, guildPayload, memberPayload } from "../guildPayload.js";
-import { restErrors } from "../restErrors.js";
+import { basePermissions } from "../permissions.js";
+import { isRecord } from "../json.js";
+import { invalidFormBody, restErrors } from "../restErrors.js";
 import type { RouteContext, RouteDefinition } from "../router.js";
 import type { DiscordState } from "../state.js";
+import type { GuildRecord } from "../world.js";
 
 /** The bot's own user as `GET /users/@me` answers it for a bot token. */
 export function currentUser(state: DiscordState): APIUser {
@@ -25,7 +28,7 @@ export function applicationPayload(state: DiscordState): APIApplication {
     summary: "",
     bot_public: true,
     bot_require_code_grant: false,
-    verify_key: "0".repeat(64),
+    verify_key: state.application.verifyKey,
     flags: ApplicationFlags.ApplicationCommandBadge,
     team: null,
     owner: {
@@ -36,19 +39,36 @@ export function applicationPayload(state: DiscordState): APIApplication {
       global_name: owner.global_name,
     },
     bot: state.bot,
-    approximate_guild_count: 1,
-    approximate_user_install_count: 0,
+    approximate_guild_count: state.botGuildCount(),
     redirect_uris: [],
-    interactions_endpoint_url: null,
+    interactions_endpoint_url: state.application.endpointUrl(),
     role_connections_verification_url: null,
-    integration_types_config: {
-      [ApplicationIntegrationType.GuildInstall]: {},
-    },
+    integration_types_config: Object.fromEntries(
+      state.appIntegrationTypes.map((type) => [
+        type,
+        type === ApplicationIntegrationType.GuildInstall
+          ? {
+              oauth2_install_params: {
+                scopes: ["applications.commands", "bot"],
+                permissions: state.options.botPermissions.toString(),
+              },
+            }
+          : { oauth2_install_params: { scopes: ["applications.commands"], permissions: "0" } },
+      ]),
+    ),
+    approximate_user_install_count: state.userInstalls.size,
   } as unknown as APIApplication;
 }
 
-function requireGuild({ state, params }: RouteContext): void {
-  if (params.guild_id !== state.guild.id) throw restErrors.unknownGuild();
+/**
+ * A guild the bot is in: 404 10004 for an unknown id, 403 50001 Missing Access for a guild the
+ * bot is not a member of (a server where only users installed the app).
+ */
+function requireGuild({ state, params }: RouteContext): GuildRecord {
+  const guild = state.guilds.get(params.guild_id ?? "");
+  if (!guild) throw restErrors.unknownGuild();
+  if (!guild.botMember) throw restErrors.missingAccess();
+  return guild;
 }
 
 /** The bot's user and application, and read-only views of the stand-in's server. */
@@ -76,6 +96,40 @@ export const userRoutes: RouteDefinition[] = [
     handler: ({ state }) => ({ status: 200, body: applicationPayload(state) }),
   },
   {
+    method: "PATCH",
+    template: "/applications/@me",
+    auth: "bot",
+    handler: async ({ state, body }) => {
+      const fields = isRecord(body) ? body : {};
+      const url = fields.interactions_endpoint_url;
+      if (url !== undefined) {
+        if (url !== null && typeof url !== "string") {
+          throw invalidFormBody({
+            interactions_endpoint_url: {
+              _errors: [{ code: "BASE_TYPE_STRING", message: "Must be a string." }],
+            },
+          });
+        }
+        try {
+          await state.application.saveEndpointUrl(url === "" ? null : url);
+        } catch {
+          // Discord's sentence, as the developer portal shows it.
+          throw invalidFormBody({
+            interactions_endpoint_url: {
+              _errors: [
+                {
+                  code: "APPLICATION_INTERACTIONS_ENDPOINT_URL_INVALID",
+                  message: "The specified interactions endpoint url could not be verified.",
+                },
+              ],
+            },
+          });
+        }
+      }
+      return { status: 200, body: applicationPayload(state) };
+    },
+  },
+  {
     method: "GET",
     template: "/oauth2/applications/@me",
     auth: "bot",
@@ -85,40 +139,46 @@ export const userRoutes: RouteDefinition[] = [
     method: "GET",
     template: "/users/@me/guilds",
     auth: "bot",
-    handler: ({ state }) => ({
-      status: 200,
-      body: [
-        {
-          id: state.guild.id,
-          name: state.guild.name,
+    handler: ({ state, query }) => {
+      // Paged as Discord pages it: at most 200 guilds, sorted by id, after `after`.
+      const limit = Math.min(200, Math.max(1, Number(query.get("limit") ?? 200) || 200));
+      const after = query.get("after");
+      const before = query.get("before");
+      const page: unknown[] = [];
+      for (const id of state.botGuildIds()) {
+        if (after && BigInt(id) <= BigInt(after)) continue;
+        if (before && BigInt(id) >= BigInt(before)) continue;
+        const guild = state.peekGuild(id)!;
+        const me = guild.members.get(state.bot.id);
+        page.push({
+          id,
+          name: guild.name,
           icon: null,
           banner: null,
           owner: false,
-          permissions: state.botPermissionsIn(state.world.channels.text.id).toString(),
-          features: [],
-        },
-      ],
-    }),
+          permissions: me
+            ? basePermissions(guild, { userId: me.user.id, roleIds: me.roleIds }).toString()
+            : "0",
+          features: [...guild.features],
+        });
+      }
+      page.sort((a, b) => (BigInt((a as { id: string }).id) < BigInt((b as { id: string }).id) ? -1 : 1));
+      return { status: 200, body: before ? page.slice(-limit) : page.slice(0, limit) };
+    },
   },
   {
     method: "GET",
     template: "/guilds/:guild_id",
     auth: "bot",
     major: "guild_id",
-    handler: (context) => {
-      requireGuild(context);
-      return { status: 200, body: guildPayload(context.state) };
-    },
+    handler: (context) => ({ status: 200, body: guildPayload(context.state, requireGuild(context)) }),
   },
   {
     method: "GET",
     template: "/guilds/:guild_id/channels",
     auth: "bot",
     major: "guild_id",
-    handler: (context) => {
-      requireGuild(context);
-      return { status: 200, body: guildChannels(context.state) };
-    },
+    handler: (context) => ({ status: 200, body: guildChannels(context.state, requireGuild(context)) }),
   },
   {
     method: "GET",
@@ -126,8 +186,8 @@ export const userRoutes: RouteDefinition[] = [
     auth: "bot",
     major: "guild_id",
     handler: (context) => {
-      requireGuild(context);
-      const member = memberPayload(context.state, context.params.user_id ?? "");
+      const guild = requireGuild(context);
+      const member = memberPayload(context.state, context.params.user_id ?? "", guild);
       if (!member) throw restErrors.unknownMember();
       return { status: 200, body: member };
     },

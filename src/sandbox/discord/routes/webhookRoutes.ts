@@ -1,9 +1,13 @@
 import { InteractionResponseType, MessageFlags, MessageType } from "discord-api-types/v10";
+import { ephemeralIfForced } from "../interactionResponse.js";
 import { createMessage, deleteMessage, editMessage, messageSnapshot } from "../messages.js";
 import { restErrors } from "../restErrors.js";
 import type { RouteContext, RouteDefinition, RouteResult } from "../router.js";
 import type { InteractionState, StoredMessage } from "../state.js";
 import { checkMessageBody } from "./messageChecks.js";
+
+/** Follow-ups a user-installed app may create per interaction where it is not installed to the server. */
+const USER_INSTALL_FOLLOWUPS = 5;
 
 /**
  * The interaction behind a webhook route's token. The token lives 15 minutes (401 50027 after);
@@ -79,7 +83,10 @@ function followUp(context: RouteContext): RouteResult {
     interaction.followupReplacedOriginal = true;
     return { status: 200, body: messageSnapshot(original, state) };
   }
-  const flags = typeof fields.flags === "number" ? fields.flags : 0;
+  // A user-installed app where it is not installed to the server gets 5 follow-ups per interaction.
+  const created = interaction.followupIds.length - (interaction.followupReplacedOriginal ? 1 : 0);
+  if (interaction.userInstallOnly && created >= USER_INSTALL_FOLLOWUPS) throw restErrors.tooManyFollowups();
+  const flags = ephemeralIfForced(interaction, typeof fields.flags === "number" ? fields.flags : 0);
   const message = createMessage(state, {
     channelId: interaction.channelId,
     author: state.bot,

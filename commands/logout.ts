@@ -1,0 +1,31 @@
+import { ApplicationCommandType } from "discord-api-types/v10";
+import type { CommandModule } from "../src/bot/commandModule.js";
+import { formatSignOut } from "../src/format/signIn.js";
+
+/** `/logout`: forgets the person's GitHub token and, with the client secret, revokes it at GitHub. */
+export const command: CommandModule<Record<string, never>> = {
+  data: {
+    type: ApplicationCommandType.ChatInput,
+    name: "logout",
+    description: "Sign out of GitHub: RepoScout forgets (and revokes) your own token",
+    contexts: [0, 1, 2],
+    integration_types: [0, 1],
+  },
+  ephemeral: true,
+  parse: () => ({}),
+  async execute(_args, request, services) {
+    const result = await services.signIn.signOut(request.userId);
+    return {
+      message: formatSignOut(
+        result.signedIn
+          ? {
+              kind: "signedOut",
+              login: result.login,
+              revoked: result.revoked,
+              settingsUrl: result.settingsUrl,
+            }
+          : { kind: "notSignedIn" },
+      ),
+    };
+  },
+};

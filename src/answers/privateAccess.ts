@@ -1,0 +1,142 @@
+import type { AnswerCache } from "../cache/answerCache.js";
+import { UserFacingError } from "../errors.js";
+import type { AnswerPrivacy } from "../format/privacy.js";
+import { inlineCode } from "../github/errors.js";
+import type { GitHubClient } from "../github/client.js";
+import type { RepoRef, RepositoriesPage, RepositoryAccess, RepositoryVisibility } from "../github/types.js";
+import type { ResolvedToken } from "../tokens/tokenResolver.js";
+
+/** What every answer knows of its repository's visibility. */
+export interface VisibilityFacts {
+  nameWithOwner: string;
+  isPrivate: boolean;
+  visibility: RepositoryVisibility;
+}
+
+/** A private (or internal) repository read through the default token, which the operator keeps public-only. */
+export class PrivateRepositoryError extends UserFacingError {
+  readonly code = "private_through_default_token";
+  constructor(readonly nameWithOwner: string) {
+    super(
+      `Repository ${inlineCode(nameWithOwner)} is private, and the bot's shared token reads public repositories only. ` +
+        "Sign in with `/login` to read it with your own GitHub account, or an admin can `/token set` a token for this server.",
+    );
+  }
+}
+
+/** Private or internal: GitHub's `isPrivate` covers both; `visibility` is checked too, to fail closed. */
+export function isPrivateRepository(facts: Pick<VisibilityFacts, "isPrivate" | "visibility">): boolean {
+  return facts.isPrivate || facts.visibility !== "PUBLIC";
+}
+
+/** The privacy of an answer drawn from one repository; undefined when it is public. */
+export function repositoryPrivacy(facts: VisibilityFacts): AnswerPrivacy | undefined {
+  if (!isPrivateRepository(facts)) return undefined;
+  return {
+    kind: "repository",
+    nameWithOwner: facts.nameWithOwner,
+    visibility: facts.visibility === "INTERNAL" ? "INTERNAL" : "PRIVATE",
+  };
+}
+
+/** The privacy of a page of repositories: private when it lists any private or internal one. */
+export function listPrivacy(page: RepositoriesPage): AnswerPrivacy | undefined {
+  const privateCount = page.repositories.filter(isPrivateRepository).length;
+  return privateCount > 0 ? { kind: "list", owner: page.owner.login, privateCount } : undefined;
+}
+
+/**
+ * The rules of SPEC section 4 on reading private code, for the Scout:
+ *
+ * - the default token reads public repositories only, unless the operator allows more
+ *   (`GITHUB_TOKEN_ALLOW_PRIVATE`): {@link admit} refuses the rest, on a fetch and on a cache hit;
+ * - a cached private answer is served only while the token's access to its repository was confirmed
+ *   within the short TTL: every fetch of a private answer records that confirmation (an `access`
+ *   entry, short TTL, by token fingerprint), and {@link settle} serves a cached one only while that
+ *   entry lives, else after a cheap `RepositoryAccess` read with the same token. Access gone reads
+ *   "not found", as for any repository the token cannot see.
+ */
+export interface PrivateAccess {
+  /** Whether lists read with this token must leave private repositories out (the default token). */
+  publicOnly(resolved: ResolvedToken): boolean;
+  /** @throws PrivateRepositoryError for a private repository read through a public-only token. */
+  admit(resolved: ResolvedToken, facts: VisibilityFacts): void;
+  /**
+   * The privacy of an answer of `repo`, once access is settled: a fresh private answer records the
+   * confirmation; a cached one is re-confirmed when the last confirmation is older than the short TTL.
+   * @throws RepositoryNotFoundError when the token lost access, PrivateRepositoryError as `admit`.
+   */
+  settle(
+    resolved: ResolvedToken,
+    repo: RepoRef,
+    facts: VisibilityFacts,
+    fromCache: boolean,
+  ): Promise<AnswerPrivacy | undefined>;
+  /**
+   * The repository's visibility as the token sees it: the last confirmation while it lives (short
+   * TTL), else a `RepositoryAccess` read. For `/contributors`, whose REST answer says nothing of it.
+   */
+  access(resolved: ResolvedToken, repo: RepoRef): Promise<RepositoryAccess>;
+}
+
+function accessArgs(repo: RepoRef): { owner: string; name: string } {
+  // As the Scout's keys: GitHub's names are case-insensitive.
+  return { owner: repo.owner.toLowerCase(), name: repo.name.toLowerCase() };
+}
+
+/** Creates the rules over the answer cache and the GitHub client (see {@link PrivateAccess}). */
+export function createPrivateAccess(options: {
+  github: Pick<GitHubClient, "repositoryAccess">;
+  cache: AnswerCache;
+  /** `GITHUB_TOKEN_ALLOW_PRIVATE`: the default token may read private repositories. */
+  defaultTokenAllowPrivate: boolean;
+}): PrivateAccess {
+  const { github, cache } = options;
+
+  function publicOnly(resolved: ResolvedToken): boolean {
+    return resolved.origin === "default" && !options.defaultTokenAllowPrivate;
+  }
+
+  function admit(resolved: ResolvedToken, facts: VisibilityFacts): void {
+    if (publicOnly(resolved) && isPrivateRepository(facts)) {
+      throw new PrivateRepositoryError(facts.nameWithOwner);
+    }
+  }
+
+  async function access(resolved: ResolvedToken, repo: RepoRef): Promise<RepositoryAccess> {
+    const answer = await cache.getOrFetch<RepositoryAccess>({
+      kind: "access",
+      fingerprint: resolved.fingerprint,
+      ttl: "short",
+      args: accessArgs(repo),
+      fetch: () => github.repositoryAccess(resolved.token, repo),
+    });
+    return answer.value;
+  }
+
+  return {
+    publicOnly,
+    admit,
+    access,
+    async settle(resolved, repo, facts, fromCache) {
+      admit(resolved, facts);
+      const privacy = repositoryPrivacy(facts);
+      if (!privacy) return undefined;
+      if (fromCache) {
+        // Served only while access was confirmed within the short TTL; past it, ask GitHub again.
+        admit(resolved, await access(resolved, repo));
+      } else {
+        const confirmed: RepositoryAccess = {
+          nameWithOwner: facts.nameWithOwner,
+          isPrivate: facts.isPrivate,
+          visibility: facts.visibility,
+        };
+        await cache.put(
+          { kind: "access", fingerprint: resolved.fingerprint, ttl: "short", args: accessArgs(repo) },
+          confirmed,
+        );
+      }
+      return privacy;
+    },
+  };
+}

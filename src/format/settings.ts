@@ -1,0 +1,59 @@
+import { escapeLabel } from "./escape.js";
+import { fitMessage } from "./limits.js";
+import { COLORS, discordTimestamp, emptyMessage, type FormattedMessage } from "./message.js";
+import type { TokenOriginName } from "./whoami.js";
+
+/** What `/settings show` prints: every setting of the server and the token in effect for the asker. */
+export interface SettingsView {
+  threads: boolean;
+  privateAnswersInChannel: boolean;
+  /** ISO; undefined when no admin ever changed a setting. */
+  updatedAt: string | undefined;
+  /** Where the asker's token in effect comes from; undefined when there is none. */
+  origin: TokenOriginName | undefined;
+  /** The login of the server's token, when it has one (never the token). */
+  serverTokenLogin: string | undefined;
+  /** `GITHUB_TOKEN_ALLOW_PRIVATE`: the default token may read private repositories. */
+  defaultTokenAllowPrivate: boolean;
+}
+
+function tokenLine(view: SettingsView): string {
+  switch (view.origin) {
+    case "user":
+      return "`you`: your own GitHub sign-in (`/login`).";
+    case "server":
+      return `\`server\`: this server's token${view.serverTokenLogin ? `, as **${escapeLabel(view.serverTokenLogin, 100)}**` : ""} (\`/token status\`).`;
+    case "default":
+      return view.defaultTokenAllowPrivate
+        ? "`default`: the bot's shared token; its operator lets it read private repositories."
+        : "`default`: the bot's shared token, which reads public repositories only. Sign in with `/login`, or an admin can `/token set`, to read private ones.";
+    default:
+      return "none: this server has no GitHub token and the bot has no default one. An admin can run `/token set`.";
+  }
+}
+
+/**
+ * The answer of `/settings show`: whether answers go into threads, where answers from private
+ * repositories are shown, the token in effect for the asker (where it comes from, never the token)
+ * and when a setting was last changed. Each line names the command that changes it.
+ */
+export function formatSettings(view: SettingsView): FormattedMessage {
+  const changed = discordTimestamp(view.updatedAt ?? null);
+  const lines = [
+    view.threads
+      ? "**Threads**: `on`: answers go into a new thread, unless a command says `thread:false`. Change with `/settings threads`."
+      : "**Threads**: `off`: answers come in place, unless a command says `thread:true`. Change with `/settings threads`.",
+    view.privateAnswersInChannel
+      ? "**Private answers**: `in-channel`: answers from private or internal repositories are posted in the channel, marked as private. Change with `/settings private-answers`."
+      : "**Private answers**: `asker only`: answers from private or internal repositories are shown only to the person who asked. Change with `/settings private-answers`.",
+    `**Token in effect for you**: ${tokenLine(view)}`,
+    changed ? `-# Last changed ${changed}.` : "-# No setting was ever changed here: these are the defaults.",
+  ];
+  const message = emptyMessage();
+  message.embeds.push({
+    title: "Settings of this server",
+    color: COLORS.notice,
+    description: lines.join("\n"),
+  });
+  return fitMessage(message);
+}

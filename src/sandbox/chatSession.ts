@@ -1,0 +1,331 @@
+import type { APIUser } from "discord-api-types/v10";
+import { REPOS_PER_PAGE } from "../../commands/repos.js";
+import { parseCommandLine } from "./commandLine.js";
+import { describeDemoWorld } from "./demoGuide.js";
+import type {
+  InteractionContextOptions,
+  InteractionHandle,
+  InteractionRecord,
+  InteractionRequest,
+} from "./discord/index.js";
+import { DEFAULT_EVERYONE_PERMISSIONS } from "./discord/permissions.js";
+import { DEMO_PATHS, DEMO_REPOSITORIES, DEMO_TOKEN, OTHER_LOGIN } from "./github/index.js";
+import { userCodeOf, type SandboxWorld } from "./harness.js";
+import { renderTranscript, transcriptOf, type SeenMessage } from "./transcript.js";
+
+/**
+ * One person's conversation with the bot in the sandbox, whatever carries it (the terminal chat or
+ * `--command`): slash commands typed as text, button presses by number, the sandbox's own commands
+ * (`/help`, `/demo`, `/as`, `/approve`, `/deny`), and the forms the bot opens.
+ */
+
+/** Who the person is in the stand-in's server. */
+export type Invoker = "member" | "admin";
+
+/** How long one answer may take before the chat moves on (a bound, so nothing waits forever). */
+export const ANSWER_WAIT_MS = 20_000;
+
+/** Where the session writes: answers and notes, and one passing status line. */
+export interface ChatScreen {
+  /** Prints a block of text (an answer, a note). */
+  print(text: string): void;
+  /**
+   * Shows a status that the next print replaces ("RepoScout is thinking…"), or clears it (null).
+   * A screen that cannot erase a line (a pipe) shows nothing.
+   */
+  status(text: string | null): void;
+}
+
+/** A field of a form the bot opened, to be filled in by the person. */
+export interface FormField {
+  label: string;
+  /** Typed text must not be shown (a token). */
+  secret: boolean;
+}
+
+export interface ChatSessionOptions {
+  world: SandboxWorld;
+  screen: ChatScreen;
+  /** Asks the person for one field of a form; null when nothing can be typed (end of input). */
+  ask(field: FormField): Promise<string | null>;
+  /** Draw with ANSI colours. */
+  color: boolean;
+  /** The terminal's width, asked at each answer. */
+  width(): number;
+  invoker?: Invoker;
+  /** What to say when a form cannot be filled in (where its value could come from instead). */
+  formHint?: string;
+  now?: () => Date;
+  answerWaitMs?: number;
+}
+
+/** How a line went: answered (or done), failed (an error reply, or refused), or the person leaves. */
+export type LineOutcome = "ok" | "failed" | "quit";
+
+export interface ChatSession {
+  /** Handles one typed line. Never throws: problems are printed and read as "failed". */
+  handle(line: string): Promise<LineOutcome>;
+  readonly invoker: Invoker;
+}
+
+/** A button of the last answer, by the number the terminal shows. */
+interface Choice {
+  messageId: string;
+  label: string;
+  customId?: string;
+  url?: string;
+  disabled: boolean;
+}
+
+/** What `/help` prints. */
+export const CHAT_HELP = `Type a slash command as in Discord, options as name:value (quote values with spaces):
+  /blame repo:demo/widgets path:${DEMO_PATHS.engine} lines:100-140
+  /contents repo:demo/widgets path:src
+  /repos owner:demo sort:name
+  /contributors repo:demo/crowd page:2
+  /whoami
+  /token status · /token set · /token clear      (admin commands)
+  /settings threads enabled:true                  (answers go into threads)
+  /settings private-answers in-channel:true · /settings show
+  /login · /logout                                (your own GitHub sign-in)
+Press Tab after repo: or path: to autocomplete. Type a button's number to press it.
+Sign in: /login prints the local device page and a code. Open the page in a browser, or let the
+chat answer for you: /approve [login] (default ${OTHER_LOGIN}, who alone sees ${DEMO_REPOSITORIES.diary})
+or /deny. Then /whoami says \`you\`.
+Sandbox only: /demo (what the demo world holds), /as member|admin (Manage Server or not; you stay
+the same person, signed in or not), /approve, /deny, /help, /quit.`;
+
+/** Discord's answer to a response that came after the interaction's 3-second deadline. */
+const UNKNOWN_INTERACTION = 10062;
+
+/** Fields of a form whose typed text is a secret: never echoed. */
+const SECRET_FIELD = /token|secret|passw|key/i;
+
+function displayName(user: APIUser): string {
+  return user.global_name ? `${user.global_name} (${user.username})` : user.username;
+}
+
+/** "Ada (ada.admin), an admin (Manage Server)" or "Ada (ada.admin), a plain member (no Manage Server)". */
+export function describeInvoker(world: SandboxWorld, invoker: Invoker): string {
+  const who = displayName(world.discord.users.admin);
+  return invoker === "admin"
+    ? `${who}, an admin (Manage Server)`
+    : `${who}, a plain member (no Manage Server)`;
+}
+
+/**
+ * Who the person at the terminal is, as an interaction sees them: always the same Discord user (so
+ * a sign-in stays theirs), with Manage Server or, `/as member`, only what @everyone may do.
+ */
+export function invokerOptions(
+  invoker: Invoker,
+): Pick<InteractionContextOptions, "user" | "memberPermissions"> {
+  return invoker === "admin"
+    ? { user: "admin" }
+    : { user: "admin", memberPermissions: DEFAULT_EVERYONE_PERMISSIONS };
+}
+
+/** Creates a chat session in the sandbox world. */
+export function createChatSession(options: ChatSessionOptions): ChatSession {
+  const { world, screen } = options;
+  const now = options.now ?? (() => new Date());
+  const answerWaitMs = options.answerWaitMs ?? ANSWER_WAIT_MS;
+  const botName = world.discord.users.bot.username;
+  let invoker: Invoker = options.invoker ?? "admin";
+  let choices = new Map<number, Choice>();
+  /** The last `/login` whose code still waits for an answer. */
+  let signingIn: { interactionId: string; userCode: string } | null = null;
+
+  /**
+   * `/approve [login]` or `/deny`: answers the last `/login` code at the GitHub stand-in, as a
+   * person on the device page would, then shows the message once the bot has read the answer.
+   */
+  async function answerSignIn(approve: boolean, login: string): Promise<LineOutcome> {
+    const pending = signingIn;
+    if (!pending) {
+      screen.print("No sign-in is waiting: run /login first.");
+      return "failed";
+    }
+    signingIn = null;
+    if (approve) world.github.oauth.approve(pending.userCode, login);
+    else world.github.oauth.deny(pending.userCode);
+    const handle = world.discord.interaction(pending.interactionId);
+    if (!handle) return "failed";
+    const answer = render(
+      await handle.waitFor((record) => userCodeOf(record) === null, { timeoutMs: answerWaitMs }),
+    );
+    return answer.isError ? "failed" : "ok";
+  }
+
+  function render(record: InteractionRecord): { isError: boolean; record: InteractionRecord } {
+    const transcript = transcriptOf(record);
+    const text = renderTranscript(transcript, { color: options.color, now: now(), width: options.width() });
+    if (text) screen.print(text);
+    return { isError: transcript.isError, record };
+  }
+
+  function remember(messages: readonly SeenMessage[]): void {
+    choices = new Map();
+    for (const item of messages) {
+      for (const choice of item.choices) {
+        choices.set(choice.number, {
+          messageId: item.id,
+          label: choice.label,
+          disabled: choice.disabled,
+          ...(choice.customId ? { customId: choice.customId } : {}),
+          ...(choice.url ? { url: choice.url } : {}),
+        });
+      }
+    }
+  }
+
+  /** Sends an interaction, shows the status Discord would show while it loads, prints the answer. */
+  async function exchange(request: InteractionRequest): Promise<InteractionRecord> {
+    // Discord shows "Sending command…" until the bot acknowledges, then "<bot> is thinking…" while
+    // a deferred answer loads; the answer replaces the line.
+    screen.status(`⏳ ${request.kind === "slash" ? "Sending command" : "Sending"}…`);
+    let handle: InteractionHandle;
+    try {
+      handle = await world.send(request);
+    } catch (error) {
+      screen.status(null);
+      throw error;
+    }
+    let answered = false;
+    handle
+      .waitFor((record) => record.deferred, { timeoutMs: answerWaitMs })
+      .then(() => {
+        if (!answered) screen.status(`⏳ ${botName} is thinking…`);
+      })
+      .catch(() => undefined);
+    try {
+      return await handle.waitForAnswer({ timeoutMs: answerWaitMs, settleMs: 150 });
+    } catch {
+      const late = handle
+        .record()
+        .errors.some(
+          (error) => (error.response as { code?: unknown } | undefined)?.code === UNKNOWN_INTERACTION,
+        );
+      throw new Error(
+        late
+          ? `${botName} did not acknowledge within Discord's 3 seconds, so Discord refused its answer (is the machine busy?). Try again.`
+          : `${botName} did not answer within ${Math.round(answerWaitMs / 1000)} seconds; moving on.`,
+      );
+    } finally {
+      answered = true;
+      screen.status(null);
+    }
+  }
+
+  /** Fills in and sends the form the bot opened; false when it could not be sent. */
+  async function submitForm(record: InteractionRecord): Promise<{ isError: boolean } | null> {
+    const modal = transcriptOf(record).modal!;
+    const fields: Record<string, string> = {};
+    for (const input of modal.inputs) {
+      const secret = SECRET_FIELD.test(input.customId) || SECRET_FIELD.test(input.label);
+      const value = await options.ask({ label: input.label, secret });
+      if (value === null || value.trim() === "") {
+        screen.print(
+          `📝 The form «${modal.title}» was not sent: nothing was typed for «${input.label}».` +
+            (options.formHint ? ` ${options.formHint}` : ""),
+        );
+        return null;
+      }
+      fields[input.customId] = value.trim();
+    }
+    const answer = render(await exchange({ kind: "modal", from: record.id, fields }));
+    remember(transcriptOf(answer.record).messages);
+    return answer;
+  }
+
+  async function interact(request: InteractionRequest): Promise<LineOutcome> {
+    const first = render(await exchange(request));
+    if (transcriptOf(first.record).modal) {
+      const submitted = await submitForm(first.record);
+      return submitted && !submitted.isError ? "ok" : "failed";
+    }
+    remember(transcriptOf(first.record).messages);
+    const userCode = userCodeOf(first.record);
+    if (userCode !== null) signingIn = { interactionId: first.record.id, userCode };
+    return first.isError ? "failed" : "ok";
+  }
+
+  function press(number: number): Promise<LineOutcome> | LineOutcome {
+    const choice = choices.get(number);
+    if (!choice) {
+      screen.print(
+        choices.size === 0
+          ? "The last answer has no buttons."
+          : `No button [${number}] on the last answer; its buttons are ${[...choices.keys()].map((key) => `[${key}]`).join(" ")}.`,
+      );
+      return "failed";
+    }
+    if (choice.url) {
+      // A link button opens the browser in Discord; a terminal can only say where it leads.
+      screen.print(`🔗 [${number}] «${choice.label}» is a link: ${choice.url}`);
+      return "ok";
+    }
+    if (choice.disabled || !choice.customId) {
+      screen.print(`[${number}] «${choice.label}» is disabled on this answer: there is nothing that way.`);
+      return "failed";
+    }
+    return interact({
+      kind: "button",
+      message: choice.messageId,
+      customId: choice.customId,
+      ...invokerOptions(invoker),
+    });
+  }
+
+  async function handle(raw: string): Promise<LineOutcome> {
+    const line = raw.trim();
+    try {
+      if (line === "") return "ok";
+      if (line === "/quit" || line === "/exit") return "quit";
+      if (line === "/help") {
+        screen.print(CHAT_HELP);
+        return "ok";
+      }
+      if (line === "/demo") {
+        screen.print(
+          describeDemoWorld(world.github.world.definition, {
+            perPage: REPOS_PER_PAGE,
+            defaultToken: DEMO_TOKEN,
+          }),
+        );
+        return "ok";
+      }
+      const as = /^\/as(?:\s+(\S+))?$/.exec(line);
+      if (as) {
+        if (as[1] !== "member" && as[1] !== "admin") {
+          screen.print(`/as takes member or admin; you are ${describeInvoker(world, invoker)}.`);
+          return "failed";
+        }
+        invoker = as[1];
+        screen.print(`You are now ${describeInvoker(world, invoker)}.`);
+        return "ok";
+      }
+      const approve = /^\/approve(?:\s+(\S+))?$/.exec(line);
+      if (approve) return await answerSignIn(true, approve[1] ?? OTHER_LOGIN);
+      if (line === "/deny") return await answerSignIn(false, "");
+      if (/^\d+$/.test(line)) return await press(Number(line));
+      const typed = parseCommandLine(line, world.discord.commands());
+      return await interact({
+        kind: "slash",
+        name: [typed.name, ...typed.path].join(" "),
+        options: typed.options,
+        ...invokerOptions(invoker),
+      });
+    } catch (error) {
+      screen.print(`⚠️  ${error instanceof Error ? error.message : String(error)}`);
+      return "failed";
+    }
+  }
+
+  return {
+    handle,
+    get invoker() {
+      return invoker;
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import { LRUCache } from "lru-cache";
+
+/**
+ * Points spent per scope (a server, a user) in one window of GitHub's hourly budget. A small
+ * interface on purpose: one process keeps them in memory ({@link createMemoryShareCounters}); many
+ * processes sharing the default token can back it with Redis later (`INCRBY` on
+ * `<window>:<scope>` with `EXPIREAT` the window's end), without the policy changing.
+ */
+export interface ShareCounters {
+  /** The points each scope spent in `window` (0 for a scope never seen), in the order asked. */
+  get(window: string, scopes: readonly string[]): Promise<number[]>;
+  /** Adds `points` to each scope's counter in `window`; the window can be forgotten after `endsAt`. */
+  add(window: string, scopes: readonly string[], points: number, endsAt: Date): Promise<void>;
+}
+
+/**
+ * In-process counters. Windows are dropped once past their end; within a window at most
+ * `maxScopes` scopes are kept (the least recently charged forgotten first: past that many servers
+ * and users in one hour, forgetting one only lets it start its share afresh).
+ */
+export function createMemoryShareCounters(
+  options: { maxScopes?: number; now?: () => number } = {},
+): ShareCounters {
+  const now = options.now ?? Date.now;
+  const windows = new Map<string, { endsAt: number; spent: LRUCache<string, number> }>();
+
+  function prune(): void {
+    const at = now();
+    for (const [id, window] of windows) if (window.endsAt <= at) windows.delete(id);
+  }
+
+  return {
+    async get(window, scopes) {
+      const spent = windows.get(window)?.spent;
+      return scopes.map((scope) => spent?.get(scope) ?? 0);
+    },
+    async add(window, scopes, points, endsAt) {
+      prune();
+      let entry = windows.get(window);
+      if (!entry) {
+        entry = { endsAt: endsAt.getTime(), spent: new LRUCache({ max: options.maxScopes ?? 100_000 }) };
+        windows.set(window, entry);
+      }
+      for (const scope of scopes) entry.spent.set(scope, (entry.spent.get(scope) ?? 0) + points);
+    },
+  };
+}

@@ -1,0 +1,224 @@
+import { LRUCache } from "lru-cache";
+import { UserFacingError } from "../errors.js";
+import type { Logger } from "../logger.js";
+import { TokenStoreUnavailableError } from "./tokenVault.js";
+import type { UserSession, UserTokenVault } from "./userTokenVault.js";
+
+/**
+ * People's own GitHub tokens (after `/login`): read from the encrypted vault, renewed before they
+ * expire (a GitHub App's user tokens last 8 hours), dropped when GitHub refuses them. The token
+ * resolver asks here first (SPEC section 4: the asker's own token, the server's, the default).
+ */
+
+/** A renewed token, as the OAuth client gives it (see src/signin/githubOAuth.ts). */
+export interface RenewedToken {
+  token: string;
+  refreshToken: string | null;
+  expiresAt: string | null;
+  refreshTokenExpiresAt: string | null;
+}
+
+/** GitHub refused the refresh (`bad_refresh_token`, `incorrect_client_credentials`): the sign-in cannot go on. */
+export class RenewalRefusedError extends Error {
+  constructor(readonly oauthError: string) {
+    super(`GitHub refused to renew the token (${oauthError})`);
+    this.name = "RenewalRefusedError";
+  }
+}
+
+/**
+ * Renews with a refresh token (the refresh grant). Throws {@link RenewalRefusedError} when GitHub
+ * refuses; anything else it throws means GitHub could not be asked, and the sign-in is kept.
+ */
+export type TokenRenewer = (refreshToken: string) => Promise<RenewedToken>;
+
+/** A person's sign-in ended: GitHub refused the token, or it expired and cannot be renewed. */
+export class SignInEndedError extends UserFacingError {
+  readonly code = "sign_in_ended";
+  constructor(readonly reason: "refused" | "expired") {
+    super(
+      reason === "refused"
+        ? "GitHub no longer accepts your sign-in (it was revoked or has expired), so RepoScout forgot it. Run `/login` to sign in again."
+        : "Your GitHub sign-in has expired and cannot be renewed, so RepoScout forgot it. Run `/login` to sign in again.",
+    );
+  }
+}
+
+/** GitHub did not answer while a sign-in was being renewed; it is kept, and the next command tries again. */
+export class SignInRenewalUnavailableError extends UserFacingError {
+  readonly code = "sign_in_renewal_unavailable";
+  constructor(options?: { cause?: unknown }) {
+    super(
+      "GitHub did not answer while RepoScout renewed your sign-in. Try again in a moment; you are still signed in.",
+      options,
+    );
+  }
+}
+
+export interface UserTokens {
+  /** Whether sign-ins can be stored at all (an encryption key is configured). */
+  readonly canStore: boolean;
+  /**
+   * The person's own token, renewed first when it expires within a minute; null when they have not
+   * signed in. Renewal happens once however many of their commands ask at the same time.
+   * @throws SignInEndedError when it expired and cannot be renewed (the sign-in is dropped).
+   * @throws SignInRenewalUnavailableError when GitHub did not answer the renewal.
+   * @throws TokenStoreUnavailableError when the vault cannot be read and nothing was read before.
+   */
+  tokenFor(userId: string): Promise<string | null>;
+  /** Stores a new sign-in (after `/login`), replacing the previous one. */
+  store(userId: string, session: UserSession): Promise<void>;
+  /** Forgets a person's sign-in. @returns what was stored (to revoke it), or null. */
+  forget(userId: string): Promise<UserSession | null>;
+  /**
+   * GitHub answered 401 for a token with this fingerprint. When it was a person's own token handed
+   * out here, their sign-in is dropped and the error they read is returned; otherwise undefined.
+   */
+  refused(fingerprint: string): Promise<UserFacingError | undefined>;
+}
+
+/** How long a vault read is trusted before the vault is asked again (as for server tokens). */
+const REMEMBER_MS = 30_000;
+/** Renew this long before the token's end, so a command never starts with a token about to die. */
+const RENEW_AHEAD_MS = 60_000;
+
+/**
+ * Creates the user-token service over the vault. `renew` is absent without
+ * GITHUB_OAUTH_CLIENT_SECRET: an expiring token then ends with its 8 hours.
+ *
+ * With several processes sharing the vault (Redis), two may renew the same sign-in at once; GitHub
+ * accepts a refresh token once, so the loser reads `bad_refresh_token`. Before dropping the sign-in
+ * the loser reads the vault again and takes the winner's new token when it is there.
+ */
+export function createUserTokens(options: {
+  vault: UserTokenVault;
+  renew?: TokenRenewer | undefined;
+  /** The keyed fingerprint of a token (what the GitHub client reports a 401 with). */
+  fingerprint: (token: string) => string;
+  logger: Logger;
+  now?: () => number;
+}): UserTokens {
+  const { vault, logger, fingerprint } = options;
+  const now = options.now ?? Date.now;
+  const remembered = new LRUCache<string, { session: UserSession | null; readAt: number }>({ max: 10_000 });
+  /** Fingerprints of the tokens handed out, to know whose a refused token was. */
+  const handedOut = new LRUCache<string, string>({ max: 10_000 });
+  const renewing = new Map<string, Promise<UserSession>>();
+
+  async function read(userId: string): Promise<UserSession | null> {
+    const known = remembered.get(userId);
+    if (known && now() - known.readAt < REMEMBER_MS) return known.session;
+    try {
+      const session = await vault.get(userId);
+      remembered.set(userId, { session, readAt: now() });
+      return session;
+    } catch (error) {
+      // A store outage makes answers slower, never fails a command: keep what was read last.
+      if (known && error instanceof TokenStoreUnavailableError) {
+        logger.warn({ userId }, "user vault unavailable: using the sign-in read last");
+        return known.session;
+      }
+      throw error;
+    }
+  }
+
+  const isDue = (session: UserSession): boolean =>
+    session.expiresAt !== null && now() >= Date.parse(session.expiresAt) - RENEW_AHEAD_MS;
+
+  /**
+   * Forgets `session` unless the vault already holds another one (a new /login, another process's
+   * renewal). A store failure here is logged only: the next command meets the same refusal and
+   * tries again.
+   */
+  async function drop(userId: string, session: UserSession, reason: string): Promise<void> {
+    remembered.delete(userId);
+    try {
+      const stored = await vault.get(userId);
+      if (stored && stored.token === session.token) await vault.delete(userId);
+      logger.info({ userId, login: session.login, reason }, "user sign-in dropped");
+    } catch (error) {
+      logger.warn({ userId, reason, err: error }, "user sign-in could not be dropped from the vault");
+    }
+  }
+
+  async function renewSession(userId: string, session: UserSession): Promise<UserSession> {
+    const refreshUsable =
+      session.refreshToken !== null &&
+      (session.refreshTokenExpiresAt === null || now() < Date.parse(session.refreshTokenExpiresAt));
+    if (!options.renew || !refreshUsable || session.refreshToken === null) {
+      await drop(
+        userId,
+        session,
+        options.renew ? "refresh token expired" : "expired; no client secret to renew",
+      );
+      throw new SignInEndedError("expired");
+    }
+    let renewed: RenewedToken;
+    try {
+      renewed = await options.renew(session.refreshToken);
+    } catch (error) {
+      if (!(error instanceof RenewalRefusedError)) {
+        logger.warn({ userId, err: error }, "user sign-in renewal failed: GitHub did not answer");
+        throw new SignInRenewalUnavailableError({ cause: error });
+      }
+      const stored = await vault.get(userId);
+      if (stored && stored.refreshToken !== session.refreshToken && !isDue(stored)) {
+        remembered.set(userId, { session: stored, readAt: now() });
+        return stored;
+      }
+      await drop(userId, session, `renewal refused: ${error.oauthError}`);
+      throw new SignInEndedError("refused");
+    }
+    const next: UserSession = { ...session, ...renewed };
+    remembered.set(userId, { session: next, readAt: now() });
+    logger.info({ userId, login: session.login }, "user sign-in renewed");
+    // The old refresh token is used up: if the vault cannot take the new pair now, this process
+    // keeps it in memory (and the person signs in again after a restart).
+    await vault
+      .set(userId, next)
+      .catch((error: unknown) => logger.error({ userId, err: error }, "renewed sign-in could not be stored"));
+    return next;
+  }
+
+  /** One renewal per person at a time: every command that asks meanwhile waits for it. */
+  function renewOnce(userId: string, session: UserSession): Promise<UserSession> {
+    let pending = renewing.get(userId);
+    if (!pending) {
+      pending = renewSession(userId, session).finally(() => renewing.delete(userId));
+      renewing.set(userId, pending);
+    }
+    return pending;
+  }
+
+  return {
+    canStore: vault.canStore,
+    async tokenFor(userId) {
+      let session = await read(userId);
+      if (!session) return null;
+      if (isDue(session)) session = await renewOnce(userId, session);
+      handedOut.set(fingerprint(session.token), userId);
+      return session.token;
+    },
+    async store(userId, session) {
+      await vault.set(userId, session);
+      remembered.set(userId, { session, readAt: now() });
+      handedOut.set(fingerprint(session.token), userId);
+      logger.info({ userId, login: session.login }, "user signed in");
+    },
+    async forget(userId) {
+      remembered.delete(userId);
+      const session = await vault.get(userId);
+      if (session) await vault.delete(userId);
+      return session;
+    },
+    async refused(tokenFingerprint) {
+      const userId = handedOut.get(tokenFingerprint);
+      if (userId === undefined) return undefined;
+      handedOut.delete(tokenFingerprint);
+      const session = await read(userId).catch(() => null);
+      if (!session || fingerprint(session.token) !== tokenFingerprint) return undefined;
+      await drop(userId, session, "GitHub answered 401");
+      return new SignInEndedError("refused");
+    },
+  };
+}

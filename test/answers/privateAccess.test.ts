@@ -1,0 +1,285 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createScout } from "../../src/answers/createScout.js";
+import { PrivateRepositoryError } from "../../src/answers/privateAccess.js";
+import { createRecentRepositories } from "../../src/answers/recentRepositories.js";
+import type { Scout } from "../../src/answers/scout.js";
+import { createAnswerCache, type AnswerCache } from "../../src/cache/answerCache.js";
+import { openStores, type Stores } from "../../src/cache/openStores.js";
+import type { GitHubClient } from "../../src/github/client.js";
+import { RepositoryNotFoundError } from "../../src/github/errors.js";
+import type {
+  ContentsAnswer,
+  ContributorsPage,
+  RepoRef,
+  RepositoriesPage,
+  RepositoryAccess,
+  RepositoryVisibility,
+} from "../../src/github/types.js";
+import { silentLogger } from "../../src/logger.js";
+import type { ResolvedToken, TokenResolver } from "../../src/tokens/tokenResolver.js";
+
+const OID = "a".repeat(40);
+const SERVER: ResolvedToken = { token: "server-token", origin: "server", fingerprint: "1".repeat(32) };
+const DEFAULT: ResolvedToken = { token: "default-token", origin: "default", fingerprint: "2".repeat(32) };
+/** In a server (its token), and in a DM (the default token). */
+const IN_SERVER = { guildId: "100", userId: "7" };
+const IN_DM = { guildId: null, userId: "7" };
+const SECRET: RepoRef = { owner: "demo", name: "secret" };
+const SHORT_TTL_MS = 60_000;
+
+/** A GitHub that knows one repository per name and counts what it is asked, by operation. */
+class FakeGitHub {
+  readonly calls: string[] = [];
+  visibility: Record<string, RepositoryVisibility> = { "demo/secret": "PRIVATE", "demo/widgets": "PUBLIC" };
+  /** Tokens that lost access. */
+  readonly revoked = new Set<string>();
+
+  #see(token: string, repo: RepoRef): RepositoryVisibility {
+    const name = `${repo.owner}/${repo.name}`;
+    const visibility = this.visibility[name];
+    if (visibility === undefined || (visibility !== "PUBLIC" && this.revoked.has(token))) {
+      throw new RepositoryNotFoundError(repo);
+    }
+    return visibility;
+  }
+
+  readonly client = {
+    contents: async (
+      token: string,
+      args: { repo: RepoRef; ref?: string; path: string },
+    ): Promise<ContentsAnswer> => {
+      this.calls.push("Contents");
+      const visibility = this.#see(token, args.repo);
+      const name = `${args.repo.owner}/${args.repo.name}`;
+      return {
+        kind: "blob",
+        repository: {
+          nameWithOwner: name,
+          url: `https://github.com/${name}`,
+          isPrivate: visibility !== "PUBLIC",
+          visibility,
+          defaultBranch: "main",
+        },
+        commit: {
+          oid: OID,
+          url: `https://github.com/${name}/commit/${OID}`,
+          committedDate: "2025-01-01T00:00:00Z",
+        },
+        path: args.path,
+        file: { kind: "text", text: "# The secret\n", byteSize: 13, isTruncated: false },
+      };
+    },
+    repositoryAccess: async (token: string, repo: RepoRef): Promise<RepositoryAccess> => {
+      this.calls.push("RepositoryAccess");
+      const visibility = this.#see(token, repo);
+      return { nameWithOwner: `${repo.owner}/${repo.name}`, isPrivate: visibility !== "PUBLIC", visibility };
+    },
+    contributors: async (token: string, args: { repo: RepoRef; page: number }): Promise<ContributorsPage> => {
+      this.calls.push("contributors");
+      this.#see(token, args.repo);
+      return {
+        page: args.page,
+        perPage: 30,
+        contributors: [],
+        lastPage: 2,
+        hasNextPage: args.page < 2,
+        hasPreviousPage: args.page > 1,
+      };
+    },
+    repositories: async (
+      _token: string,
+      args: { login: string; publicOnly?: boolean },
+    ): Promise<RepositoriesPage> => {
+      this.calls.push(args.publicOnly ? "OwnerRepositories(PUBLIC)" : "OwnerRepositories");
+      const all = Object.entries(this.visibility).filter(([name]) => name.startsWith(`${args.login}/`));
+      const listed = all.filter(([, visibility]) => !args.publicOnly || visibility === "PUBLIC");
+      return {
+        owner: { login: args.login, type: "Organization" },
+        totalCount: listed.length,
+        repositories: listed.map(([name, visibility]) => ({
+          name: name.split("/")[1]!,
+          nameWithOwner: name,
+          url: `https://github.com/${name}`,
+          pushedAt: null,
+          isPrivate: visibility !== "PUBLIC",
+          visibility,
+          description: null,
+        })),
+        pageInfo: { startCursor: null, endCursor: null, hasNextPage: false, hasPreviousPage: false },
+        ...(args.publicOnly ? { publicOnly: true } : {}),
+      };
+    },
+  };
+}
+
+const tokens: TokenResolver = {
+  resolve: async (asker) => (asker.guildId !== null ? SERVER : DEFAULT),
+  forget: () => undefined,
+};
+
+describe("private code in the Scout (SPEC section 4)", () => {
+  let stores: Stores;
+  let clock: number;
+  let cache: AnswerCache;
+  let github: FakeGitHub;
+
+  function scout(defaultTokenAllowPrivate = false): Scout {
+    return createScout({
+      github: github.client as unknown as GitHubClient,
+      cache,
+      tokens,
+      recent: createRecentRepositories(),
+      defaultTokenAllowPrivate,
+    });
+  }
+
+  /** Waits until every answer fetched so far is written: the next read then hits the store. */
+  async function settled(): Promise<void> {
+    await expect.poll(() => cache.inFlight()).toBe(0);
+  }
+
+  beforeEach(async () => {
+    stores = await openStores({ dataDir: "unused", memory: true, logger: silentLogger() });
+    clock = Date.parse("2025-03-01T12:00:00.000Z");
+    cache = createAnswerCache({
+      store: stores.cache,
+      logger: silentLogger(),
+      shortTtlMs: SHORT_TTL_MS,
+      now: () => clock,
+    });
+    github = new FakeGitHub();
+  });
+  afterEach(async () => {
+    await stores.close();
+  });
+
+  it("says which answers are private, and of which repository", async () => {
+    const secret = await scout().contents(IN_SERVER, { repo: SECRET, path: "SECRET.md" });
+    expect(secret.privacy).toEqual({
+      kind: "repository",
+      nameWithOwner: "demo/secret",
+      visibility: "PRIVATE",
+    });
+    github.visibility["demo/handbook"] = "INTERNAL";
+    const internal = await scout().contents(IN_SERVER, {
+      repo: { owner: "demo", name: "handbook" },
+      path: "",
+    });
+    expect(internal.privacy).toMatchObject({ visibility: "INTERNAL" });
+    const open = await scout().contents(IN_SERVER, { repo: { owner: "demo", name: "widgets" }, path: "" });
+    expect(open.privacy).toBeUndefined();
+  });
+
+  it("refuses a private repository read through the default token with SPEC's sentence, and stores nothing", async () => {
+    const refused = scout().contents(IN_DM, { repo: SECRET, path: "SECRET.md" });
+    await expect(refused).rejects.toBeInstanceOf(PrivateRepositoryError);
+    await expect(refused).rejects.toThrow(/`demo\/secret` is private.*`\/login`.*an admin can `\/token set`/);
+    await settled();
+    await expect(scout().contents(IN_DM, { repo: SECRET, path: "SECRET.md" })).rejects.toBeInstanceOf(
+      PrivateRepositoryError,
+    );
+    // Nothing was kept: the second refusal asked GitHub again.
+    expect(github.calls).toEqual(["Contents", "Contents"]);
+    // Public repositories read through it as ever.
+    expect(
+      (await scout().contents(IN_DM, { repo: { owner: "demo", name: "widgets" }, path: "" })).privacy,
+    ).toBe(undefined);
+  });
+
+  it("refuses a private answer found in the cache through the default token, asking GitHub nothing", async () => {
+    // Another process allowed the default token (GITHUB_TOKEN_ALLOW_PRIVATE) and cached the answer.
+    const allowed = await scout(true).contents(IN_DM, { repo: SECRET, path: "SECRET.md" });
+    expect(allowed.privacy).toMatchObject({ nameWithOwner: "demo/secret" });
+    await settled();
+    github.calls.length = 0;
+    await expect(scout(false).contents(IN_DM, { repo: SECRET, path: "SECRET.md" })).rejects.toBeInstanceOf(
+      PrivateRepositoryError,
+    );
+    expect(github.calls).toEqual([]);
+  });
+
+  it("serves a cached private answer while access was confirmed within the short TTL, then re-confirms it", async () => {
+    const pinned = { repo: SECRET, ref: OID, path: "SECRET.md" };
+    await scout().contents(IN_SERVER, pinned);
+    await settled();
+    clock += SHORT_TTL_MS - 1_000;
+    const within = await scout().contents(IN_SERVER, pinned);
+    expect(within.freshness.fromCache).toBe(true);
+    expect(github.calls).toEqual(["Contents"]);
+
+    clock += 2_000;
+    const reconfirmed = await scout().contents(IN_SERVER, pinned);
+    expect(reconfirmed.freshness.fromCache).toBe(true);
+    expect(reconfirmed.privacy).toMatchObject({ nameWithOwner: "demo/secret" });
+    expect(github.calls).toEqual(["Contents", "RepositoryAccess"]);
+  });
+
+  it("shows 'not found' instead of a cached private answer once the token lost access", async () => {
+    const pinned = { repo: SECRET, ref: OID, path: "SECRET.md" };
+    await scout().contents(IN_SERVER, pinned);
+    await settled();
+    github.revoked.add(SERVER.token);
+    clock += SHORT_TTL_MS + 1_000;
+    await expect(scout().contents(IN_SERVER, pinned)).rejects.toBeInstanceOf(RepositoryNotFoundError);
+    expect(github.calls).toEqual(["Contents", "RepositoryAccess"]);
+  });
+
+  it("leaves cached public answers alone: no access read past the short TTL", async () => {
+    const pinned = { repo: { owner: "demo", name: "widgets" }, ref: OID, path: "README.md" };
+    await scout().contents(IN_SERVER, pinned);
+    await settled();
+    clock += 10 * SHORT_TTL_MS;
+    expect((await scout().contents(IN_SERVER, pinned)).freshness.fromCache).toBe(true);
+    expect(github.calls).toEqual(["Contents"]);
+  });
+
+  it("never reads an answer cached before answers carried visibility (it could only be guessed)", async () => {
+    const widgets = { owner: "demo", name: "widgets" };
+    const fresh = await github.client.contents(SERVER.token, { repo: widgets, path: "README.md" });
+    const { visibility: _dropped, ...header } = fresh.repository;
+    // What a version without visibility stored under the same arguments.
+    await cache.put(
+      {
+        kind: "contents",
+        fingerprint: SERVER.fingerprint,
+        ttl: "pinned",
+        args: { owner: "demo", name: "widgets", oid: OID, path: "README.md" },
+      },
+      { ...fresh, repository: header },
+    );
+    github.calls.length = 0;
+    const answer = await scout().contents(IN_SERVER, { repo: widgets, ref: OID, path: "README.md" });
+    expect(answer.freshness.fromCache).toBe(false);
+    expect(answer.privacy).toBeUndefined();
+    expect(github.calls).toEqual(["Contents"]);
+  });
+
+  it("tells /contributors the visibility from one access read alongside, reused across pages", async () => {
+    const first = await scout().contributors(IN_SERVER, { repo: SECRET, page: 1 });
+    expect(first.privacy).toMatchObject({ kind: "repository", nameWithOwner: "demo/secret" });
+    await settled();
+    await scout().contributors(IN_SERVER, { repo: SECRET, page: 2 });
+    expect(github.calls.sort()).toEqual(["RepositoryAccess", "contributors", "contributors"]);
+    await expect(scout().contributors(IN_DM, { repo: SECRET, page: 1 })).rejects.toBeInstanceOf(
+      PrivateRepositoryError,
+    );
+  });
+
+  it("lists public repositories only through the default token, and counts a page's private ones otherwise", async () => {
+    const viaDefault = await scout().repositories(IN_DM, { login: "demo", first: 10, sort: "name" });
+    expect(viaDefault.value.repositories.map((repository) => repository.name)).toEqual(["widgets"]);
+    expect(viaDefault.value.publicOnly).toBe(true);
+    expect(viaDefault.privacy).toBeUndefined();
+    const viaServer = await scout().repositories(IN_SERVER, { login: "demo", first: 10, sort: "name" });
+    expect(viaServer.privacy).toEqual({ kind: "list", owner: "demo", privateCount: 1 });
+    const allowed = await scout(true).repositories(IN_DM, { login: "demo", first: 10, sort: "name" });
+    expect(allowed.value.publicOnly).toBeUndefined();
+    expect(github.calls).toEqual(["OwnerRepositories(PUBLIC)", "OwnerRepositories", "OwnerRepositories"]);
+  });
+
+  it("names the token origin in effect without asking GitHub", async () => {
+    expect(await scout().tokenOrigin(IN_SERVER)).toBe("server");
+    expect(await scout().tokenOrigin(IN_DM)).toBe("default");
+    expect(github.calls).toEqual([]);
+  });
+});

@@ -1,0 +1,116 @@
+import { describe, expect, it, vi } from "vitest";
+import type { InteractionHandle, RestRequestRecord } from "../../src/sandbox/discord/index.js";
+import { DEMO_LOGIN, DEMO_TOKEN } from "../../src/sandbox/github/index.js";
+import { capturingLogger } from "../cache/helpers.js";
+import { useWorld } from "./helpers.js";
+
+/** The one line of `demo/secret`'s SECRET.md: private file content. */
+const PRIVATE_LINE = "Only members see this.";
+
+const captured = capturingLogger("debug");
+// Interaction tokens live 1 ms here: every webhook call (an edit after a deferral, a follow-up)
+// is refused with 401 50027, while a first response within the deadline is still accepted.
+const world = useWorld({ logger: captured.logger, deferAfterMs: 200, discord: { tokenLifetimeMs: 1 } });
+
+/** The requests Discord refused for one interaction. */
+function refused(handle: InteractionHandle): RestRequestRecord[] {
+  return world().discord.requests.filter(
+    (request) => request.interactionId === handle.id && request.status >= 400,
+  );
+}
+
+async function useServerToken(): Promise<void> {
+  // A server token: the private repository is readable whatever the default token may read.
+  await world().running.vault.set(world().discord.guildId, {
+    token: DEMO_TOKEN,
+    setBy: world().discord.users.admin.id,
+    login: DEMO_LOGIN,
+  });
+}
+
+/** Waits for the bot to log `message` about one interaction. */
+async function waitForLog(handle: InteractionHandle, message: string): Promise<void> {
+  await vi.waitFor(
+    () =>
+      expect(captured.lines().some((line) => line.interactionId === handle.id && line.msg === message)).toBe(
+        true,
+      ),
+    { timeout: 10_000 },
+  );
+}
+
+function expectLogsHoldNo(secrets: string[]): void {
+  const text = captured.text();
+  for (const secret of secrets) expect(text).not.toContain(secret);
+  expect(text).not.toContain(PRIVATE_LINE);
+}
+
+describe("Discord API errors in the logs", () => {
+  it("a late first response (10062) carrying private code: logged without the interaction token or the code", async () => {
+    await useServerToken();
+    const asker = { guildId: world().discord.guildId, userId: world().discord.users.member.id };
+    // Warm the cache, so the answer is ready at once and goes out as the first response.
+    await world().running.services.scout.contents(asker, {
+      repo: { owner: "demo", name: "secret" },
+      path: "SECRET.md",
+    });
+
+    const handle = await world().send({
+      kind: "slash",
+      name: "contents",
+      options: { repo: "demo/secret", path: "SECRET.md" },
+      responseDeadlineMs: 1,
+    });
+    // The answer, then the error reply: both refused as too late.
+    await vi.waitFor(() => expect(refused(handle).length).toBeGreaterThanOrEqual(2), { timeout: 10_000 });
+    await waitForLog(handle, "could not deliver the error reply");
+
+    const [answer] = refused(handle);
+    expect(answer?.route).toBe("/interactions/:interaction_id/:interaction_token/callback");
+    expect((answer?.response as { code: number }).code).toBe(10062);
+    // Discord was sent the private line, so the error discord.js raised carried it.
+    expect(JSON.stringify(answer?.body)).toContain(PRIVATE_LINE);
+
+    const failed = captured.lines().filter((line) => line.interactionId === handle.id && "err" in line);
+    expect(failed.length).toBeGreaterThanOrEqual(2);
+    for (const line of failed) {
+      const err = line.err as { code: number; url: string; requestBody: unknown };
+      expect(err.code).toBe(10062);
+      expect(err.url).toContain(`/interactions/${handle.id}/[REDACTED]/callback`);
+      expect(err.requestBody).toBe("[request body omitted]");
+    }
+    expectLogsHoldNo([handle.token]);
+  });
+
+  it("a follow-up after the token expired (50027) carrying private code: logged without the webhook token or the code", async () => {
+    await useServerToken();
+    // Slow GitHub: the bot defers first (publicly: it cannot know yet that the answer is private),
+    // then removes that reply and sends the private answer as an ephemeral follow-up through the
+    // webhook route, which is refused. (A private answer never edits the public deferred reply.)
+    world().github.setLatency(500);
+    const handle = await world().send({
+      kind: "slash",
+      name: "blame",
+      options: { repo: "demo/secret", path: "SECRET.md" },
+    });
+    await waitForLog(handle, "could not deliver the error reply");
+
+    const followUp = refused(handle).find((request) => JSON.stringify(request.body).includes(PRIVATE_LINE));
+    expect(followUp?.method).toBe("POST");
+    expect(followUp?.path).toContain(`/webhooks/${world().discord.applicationId}/${handle.token}`);
+    expect((followUp?.response as { code: number }).code).toBe(50027);
+    // Nothing that edits the public reply carries the private code.
+    for (const request of world().discord.requests.filter((r) => r.interactionId === handle.id)) {
+      if (request.method === "PATCH") expect(JSON.stringify(request.body)).not.toContain(PRIVATE_LINE);
+    }
+
+    const failed = captured.lines().filter((line) => line.interactionId === handle.id && "err" in line);
+    expect(failed.map((line) => (line.err as { code: number }).code)).toContain(50027);
+    for (const line of failed) {
+      expect((line.err as { url: string }).url).toContain(
+        `/webhooks/${world().discord.applicationId}/[REDACTED]`,
+      );
+    }
+    expectLogsHoldNo([handle.token]);
+  });
+});

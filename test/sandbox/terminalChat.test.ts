@@ -1,0 +1,237 @@
+import { PassThrough, Writable } from "node:stream";
+import { beforeAll, describe, expect, it } from "vitest";
+import { sandboxBanner } from "../../src/sandbox/chat.js";
+import { CHAT_HELP } from "../../src/sandbox/chatSession.js";
+import { DEMO_KATA_COUNT, OTHER_TOKEN } from "../../src/sandbox/github/index.js";
+import type { SandboxWorld } from "../../src/sandbox/harness.js";
+import { runCommands } from "../../src/sandbox/oneShot.js";
+import { runTerminalChat } from "../../src/sandbox/terminalChat.js";
+import { useWorld } from "../e2e/helpers.js";
+
+/**
+ * The sandbox's terminal chat and `--command`, driven as a person would: keystrokes into its input,
+ * what it draws read from its output (a terminal's escape sequences included).
+ */
+
+// The bot defers early, so a slow GitHub shows the "thinking" status without a long wait.
+const world = useWorld({ deferAfterMs: 200 });
+
+// A cold bot on a busy machine can miss Discord's 3-second deadline on its first interactions
+// (the stand-in then refuses the late answer, as Discord does). These tests are about the chat,
+// not that race: warm the bot and the owner lists they read first.
+beforeAll(async () => {
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const record = await world()
+      .run({ kind: "autocomplete", name: "contents", options: { repo: "demo/w" }, focused: "repo" })
+      .catch(() => null);
+    if (record?.choices?.length) break;
+  }
+  await world()
+    .run({ kind: "slash", name: "repos", options: { owner: "demo" } })
+    .catch(() => undefined);
+});
+
+/** A terminal (or a pipe) that keeps everything written to it. */
+class Screen extends Writable {
+  text = "";
+  readonly columns = 100;
+  constructor(readonly isTTY: boolean) {
+    super();
+  }
+  override _write(chunk: Buffer, _encoding: BufferEncoding, done: () => void): void {
+    this.text += chunk.toString();
+    done();
+  }
+  /** Resolves once the output (from `from` on) matches, or fails with what it holds. */
+  async waitFor(pattern: RegExp | string, from = 0, timeoutMs = 15_000): Promise<number> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const rest = this.text.slice(from);
+      const index = typeof pattern === "string" ? rest.indexOf(pattern) : rest.search(pattern);
+      if (index >= 0) return from + index;
+      if (Date.now() > deadline)
+        throw new Error(`not seen: ${String(pattern)}\n--- output ---\n${this.text}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}
+
+function chat(options: { terminal: boolean; world?: Promise<SandboxWorld> }) {
+  const input = new PassThrough();
+  const screen = new Screen(options.terminal);
+  const done = runTerminalChat({
+    world: options.world ?? Promise.resolve(world()),
+    input,
+    output: screen,
+    terminal: options.terminal,
+    color: false,
+    banner: (ready) => sandboxBanner(ready, "data/sandbox.log"),
+  });
+  return { input, screen, done };
+}
+
+describe("the terminal chat", () => {
+  it("names the server in the banner, not its id", () => {
+    const banner = sandboxBanner(world(), "data/sandbox.log");
+    expect(banner).toContain("server «RepoScout Sandbox», channel #general");
+    expect(banner).toContain("you are Ada (ada.admin), an admin (Manage Server)");
+    expect(banner).not.toContain(world().discord.guildId);
+  });
+
+  it("queues what is typed while the bot starts, and runs it once the bot is ready", async () => {
+    let ready: (world: SandboxWorld) => void = () => undefined;
+    const starting = new Promise<SandboxWorld>((resolve) => (ready = resolve));
+    const { input, screen, done } = chat({ terminal: true, world: starting });
+    input.write("/help\r");
+    await screen.waitFor("reposcout (starting, 1 queued)> ");
+    expect(screen.text).not.toContain("Sandbox only:");
+    ready(world());
+    const banner = await screen.waitFor("RepoScout sandbox:");
+    await screen.waitFor("Sandbox only: /demo", banner);
+    input.end();
+    await done;
+  });
+
+  it("answers every piped command before /quit, and nothing after it", async () => {
+    const { input, screen, done } = chat({ terminal: false });
+    input.end("/repos owner:demo\n/contents repo:demo/gadgets\n/quit\n/whoami\n");
+    await done;
+    expect(screen.text).toContain("reposcout> /repos owner:demo");
+    expect(screen.text).toContain("Repositories of demo (organization)");
+    expect(screen.text).toContain("README.md");
+    expect(screen.text).not.toContain("Who am I on GitHub");
+  });
+
+  it("says where a link button leads, and that a disabled one is disabled", async () => {
+    const { input, screen, done } = chat({ terminal: false });
+    input.end("/repos owner:demo\n3\n1\n");
+    await done;
+    expect(screen.text).toContain("🔗 [3] «Open on GitHub» is a link: https://github.com/demo");
+    expect(screen.text).toContain("[1] «◀ Previous» is disabled on this answer");
+    expect(screen.text).not.toContain("No such button");
+  });
+
+  it("pages an owner with more repositories than a page: Next shows the second page", async () => {
+    const { input, screen, done } = chat({ terminal: false });
+    input.end("/repos owner:alice\n2\n");
+    await done;
+    expect(screen.text).toContain(
+      `${DEMO_KATA_COUNT} repositories · most recently pushed first · page 1 (1–10)`,
+    );
+    expect(screen.text).toContain("page 2 (11–20)");
+  });
+
+  it("completes with Tab the start the suggestions share, and lists them all", async () => {
+    const { input, screen, done } = chat({ terminal: true });
+    await screen.waitFor("RepoScout sandbox:");
+    const from = screen.text.length;
+    input.write("/contents repo:demo/w\t");
+    const listed = await screen.waitFor(/demo\/widgets +demo\/crowd/, from);
+    // What the line reads once the cursor moves are left out: the typed text grew to the full name.
+    await screen.waitFor("idgets", listed);
+    // eslint-disable-next-line no-control-regex
+    expect(screen.text.slice(listed).replace(/\u001b\[[0-9;]*[A-Za-z]/g, "")).toContain(
+      "reposcout> /contents repo:demo/widgets",
+    );
+    input.end();
+    await done;
+  });
+
+  it("shows a thinking line while an answer loads, and the answer replaces it", async () => {
+    world().github.setLatency(1_000);
+    const { input, screen, done } = chat({ terminal: true });
+    await screen.waitFor("RepoScout sandbox:");
+    const from = screen.text.length;
+    input.write("/contents repo:demo/sprockets\r");
+    const thinking = await screen.waitFor("⏳ RepoScout is thinking…", from);
+    const answer = await screen.waitFor("teeth.txt", thinking);
+    // Erased (to the end of the screen) before the answer is drawn.
+    expect(screen.text.slice(thinking, answer)).toContain("\u001b[0J");
+    expect(screen.text.slice(answer)).not.toContain("thinking…");
+    input.end();
+    await done;
+  });
+
+  it("hides the token typed into the /token set form, on screen and in the history", async () => {
+    const { input, screen, done } = chat({ terminal: true });
+    await screen.waitFor("RepoScout sandbox:");
+    input.write("/token set\r");
+    const asked = await screen.waitFor("📝 GitHub token (read-only is enough): ");
+    input.write(`${OTHER_TOKEN}\r`);
+    await screen.waitFor(/authenticated as/i, asked);
+    // Arrow up walks the history: the token must not come back.
+    input.write("\u001b[A\u001b[A");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    input.end();
+    await done;
+    expect(screen.text).toContain("•".repeat(OTHER_TOKEN.length));
+    expect(screen.text).not.toContain(OTHER_TOKEN);
+    expect(screen.text).not.toContain(OTHER_TOKEN.slice(0, 18));
+    await world().run({ kind: "slash", name: "token clear", user: "admin" });
+  });
+});
+
+describe("npm run sandbox -- --command", () => {
+  async function oneShot(commands: string[], stdin = "", invoker?: "member" | "admin") {
+    const input = new PassThrough();
+    input.end(stdin);
+    const output = new Screen(false);
+    const code = await runCommands({
+      world: world(),
+      commands,
+      input,
+      inputIsTerminal: false,
+      output,
+      color: false,
+      ...(invoker ? { invoker } : {}),
+    });
+    return { code, text: output.text };
+  }
+
+  it("prints the help and exits 0 for /help", async () => {
+    const run = await oneShot(["/help"]);
+    expect(run).toEqual({ code: 0, text: `${CHAT_HELP}\n` });
+  });
+
+  it("lists the demo world for /demo", async () => {
+    const run = await oneShot(["/demo"]);
+    expect(run.code).toBe(0);
+    expect(run.text).toContain(
+      `alice (user Alice Liddell): ${DEMO_KATA_COUNT} repositories, more than a page`,
+    );
+  });
+
+  it("takes /as member before a command, and --as member, and exits 1 on the refusal", async () => {
+    const asMember = await oneShot(["/as member", "/token status"]);
+    expect(asMember.code).toBe(1);
+    expect(asMember.text).toContain("You are now Ada (ada.admin), a plain member (no Manage Server).");
+    expect(asMember.text).toMatch(/Manage Server/);
+    const flag = await oneShot(["/token status"], "", "member");
+    expect(flag.code).toBe(1);
+    expect((await oneShot(["/token status"])).code).toBe(0);
+  });
+
+  it("reads the /token set form from standard input, one line per field", async () => {
+    const run = await oneShot(["/token set"], `${OTHER_TOKEN}\n`);
+    expect(run.code).toBe(0);
+    expect(run.text).toMatch(/authenticated as/i);
+    expect(run.text).not.toContain(OTHER_TOKEN);
+    await world().run({ kind: "slash", name: "token clear", user: "admin" });
+  });
+
+  it("says the form needs standard input, and exits 1, when none is given", async () => {
+    const run = await oneShot(["/token set"]);
+    expect(run.code).toBe(1);
+    expect(run.text).toContain(
+      "📝 The form «Set this server's GitHub token» was not sent: nothing was typed for «GitHub token (read-only is enough)».",
+    );
+    expect(run.text).toContain('echo "$TOKEN" | npm run sandbox -- --command "/token set"');
+  });
+
+  it("stops at the first line that fails, with exit code 1", async () => {
+    const run = await oneShot(["/nope", "/help"]);
+    expect(run.code).toBe(1);
+    expect(run.text).toContain("unknown command /nope");
+    expect(run.text).not.toContain("Sandbox only:");
+  });
+});
