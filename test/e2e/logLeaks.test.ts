@@ -46,6 +46,26 @@ function expectLogsHoldNo(secrets: string[]): void {
 }
 
 describe("Discord API errors in the logs", () => {
+  it("a private answer whose public deferral cannot be removed is withheld: no request carries the code", async () => {
+    await useServerToken();
+    // First in this file: nothing is cached yet, so the answer waits on GitHub and is deferred.
+    await world().running.services.settings.setPrivateAnswersInChannel(world().discord.guildId, false);
+    // Slow GitHub: the bot defers publicly, cannot know yet the answer is private; removing that
+    // reply is refused (the token expired), so the answer must not go out at all.
+    world().github.setLatency(500);
+    const handle = await world().send({
+      kind: "slash",
+      name: "contents",
+      options: { repo: "demo/secret", path: "SECRET.md" },
+    });
+    await waitForLog(handle, "could not delete the public deferral: the private answer is withheld");
+
+    const sent = world().discord.requests.filter((request) => request.interactionId === handle.id);
+    expect(sent.some((request) => request.method === "DELETE" && request.status === 401)).toBe(true);
+    for (const request of sent) expect(JSON.stringify(request.body ?? null)).not.toContain(PRIVATE_LINE);
+    expectLogsHoldNo([handle.token]);
+  });
+
   it("a late first response (10062) carrying private code: logged without the interaction token or the code", async () => {
     await useServerToken();
     const asker = { guildId: world().discord.guildId, userId: world().discord.users.member.id };
