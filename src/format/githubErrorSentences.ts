@@ -81,16 +81,14 @@ function unauthorized(error: GitHubUnauthorizedError, situation: ErrorSituation)
   if (error.tokenOrigin === "user") {
     return "GitHub no longer accepts your sign-in (it was revoked or has expired). Run `/login` to sign in again.";
   }
-  if (error.tokenOrigin === "default") {
-    const routes = joinRoutes([
-      situation.signIn && "sign in with `/login`",
-      situation.inServer && "an admin can run `/token set`",
-    ]);
-    return `The bot's default GitHub token is no longer valid. Ask the bot's operator to replace \`GITHUB_TOKEN\`${
-      routes ? `; meanwhile ${routes}` : ""
-    }.`;
+  if (situation.inServer) {
+    // The server's own token, or none and the default one: a server token is the way out either way.
+    return "The server's GitHub token is missing or no longer valid. An admin can run `/token set`.";
   }
-  return "The server's GitHub token is missing or no longer valid. An admin can run `/token set`.";
+  // A DM: there is no server token, so the default token is what failed.
+  return `The bot's default GitHub token is no longer valid. ${
+    situation.signIn ? "Sign in with `/login` to use your own GitHub account, or ask" : "Ask"
+  } the bot's operator to replace \`GITHUB_TOKEN\`.`;
 }
 
 function forbidden(error: GitHubForbiddenError, situation: ErrorSituation): string {
@@ -161,7 +159,13 @@ export function githubErrorSentence(error: GitHubUserError, situation: ErrorSitu
     case "secondary_rate_limited":
       return `GitHub asked RepoScout to slow down (a secondary rate limit). Try again ${relativeTime(error.retryAt)}.`;
     case "auth_lockout":
-      return `GitHub is refusing requests for a while after too many failed sign-in attempts. Try again ${relativeTime(error.retryAt)}; if it keeps failing, an admin can check the token with \`/token set\`.`;
+      return `GitHub is refusing requests for a while after too many failed sign-in attempts. Try again ${relativeTime(error.retryAt)}; if it keeps failing, ${
+        error.tokenOrigin === "user"
+          ? "run `/login` to sign in again"
+          : error.tokenOrigin === "default" || !situation.inServer
+            ? "tell the bot's operator"
+            : "an admin can check the token with `/token set`"
+      }.`;
     case "too_large":
       return tooLarge(error, situation);
     case "empty_repository":
