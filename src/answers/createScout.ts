@@ -1,18 +1,13 @@
 import type { AnswerCache, CachedAnswer } from "../cache/answerCache.js";
 import type { GitHubClient } from "../github/client.js";
-import { GitHubError, PathNotFoundError } from "../github/errors.js";
+import { PathNotFoundError } from "../github/errors.js";
 import type { TokenSpend, TokenUse } from "../github/tokenSpend.js";
-import type {
-  BlameAnswer,
-  ContentsAnswer,
-  ContributorsPage,
-  RepoRef,
-  RepositoriesPage,
-} from "../github/types.js";
+import type { BlameAnswer, ContentsAnswer, RepoRef } from "../github/types.js";
 import type { DefaultTokenShare } from "../tokens/defaultTokenShare.js";
 import type { AnswerPrivacy } from "../format/privacy.js";
 import { MissingTokenError, type ResolvedToken, type TokenResolver } from "../tokens/tokenResolver.js";
 import { createPrivateAccess, listPrivacy, repositoryPrivacy } from "./privateAccess.js";
+import { recordReader } from "./recordReader.js";
 import type { RecentRepositories } from "./recentRepositories.js";
 import type { Asker, Fetched, Scout } from "./scout.js";
 
@@ -78,49 +73,37 @@ export function createScout(options: {
   /**
    * Makes one upstream call with the resolved token. With the default token, the asker's server
    * and the asker must have some of their share left, and what GitHub says the call cost is
-   * counted against both (cache hits never get here: they are free).
+   * counted against both (cache hits never get here: they are free). A GitHub error records whose
+   * token read, for its sentence.
    */
-  async function upstream<T>(
+  function upstream<T>(
     asker: Asker,
     resolved: ResolvedToken,
     resource: "graphql" | "core",
     call: (token: TokenUse) => Promise<T>,
   ): Promise<T> {
-    if (resolved.origin !== "default" || !share) return call(resolved.token);
-    await share.check(asker, resource);
-    const spends: TokenSpend[] = [];
-    try {
-      return await call({ token: resolved.token, onSpend: (spend) => spends.push(spend) });
-    } finally {
-      await share.charge(asker, spends);
-    }
-  }
-
-  /**
-   * Resolves the asker's token and runs `work` with it. A GitHub error on the way records whose
-   * token read (the asker's own, the server's or the default one, and whether that reads public
-   * repositories only), so its sentence gives advice that fits: "sign in with /login" is no help to
-   * someone who is signed in already.
-   */
-  async function withToken<T>(asker: Asker, work: (resolved: ResolvedToken) => Promise<T>): Promise<T> {
-    const resolved = await tokens.resolve(asker);
-    try {
-      return await work(resolved);
-    } catch (error) {
-      if (error instanceof GitHubError) {
-        error.readWith({ origin: resolved.origin, publicOnly: privateAccess.publicOnly(resolved) });
-      }
-      throw error;
-    }
+    return recordReader(
+      { origin: resolved.origin, publicOnly: privateAccess.publicOnly(resolved) },
+      async () => {
+        if (resolved.origin !== "default" || !share) return call(resolved.token);
+        await share.check(asker, resource);
+        const spends: TokenSpend[] = [];
+        try {
+          return await call({ token: resolved.token, onSpend: (spend) => spends.push(spend) });
+        } finally {
+          await share.charge(asker, spends);
+        }
+      },
+    );
   }
 
   async function pinnedRead<T extends BlameAnswer | ContentsAnswer>(
     kind: "blame" | "contents",
-    resolved: ResolvedToken,
     asker: Asker,
     args: { repo: RepoRef; ref?: string; path: string },
     read: (token: TokenUse, ref: string | undefined) => Promise<T>,
   ): Promise<Fetched<T>> {
+    const resolved = await tokens.resolve(asker);
     const { origin, fingerprint } = resolved;
     // Checked before anything is stored: a refused answer never reaches the cache.
     const admitted = async (ref: string | undefined): Promise<T> => {
@@ -184,107 +167,84 @@ export function createScout(options: {
     return fetched(answer, origin, privacy);
   }
 
-  async function repositories(
-    resolved: ResolvedToken,
-    asker: Asker,
-    args: Parameters<Scout["repositories"]>[1],
-  ): Promise<Fetched<RepositoriesPage>> {
-    const { origin, fingerprint } = resolved;
-    // The default token lists public repositories only: GitHub leaves the others out of the
-    // page and the count (`privacy: PUBLIC`).
-    const publicOnly = privateAccess.publicOnly(resolved);
-    const answer = await cache.getOrFetch({
-      kind: "repositories",
-      fingerprint,
-      ttl: "short",
-      version: REPOSITORY_ANSWER_VERSION,
-      args: {
-        login: args.login.toLowerCase(),
-        first: args.first,
-        after: args.after ?? null,
-        sort: args.sort,
-        ...(publicOnly ? { publicOnly } : {}),
-      },
-      fetch: () =>
-        upstream(asker, resolved, "graphql", (token) =>
-          github.repositories(token, { ...args, ...(publicOnly ? { publicOnly } : {}) }),
-        ),
-    });
-    // A list is short-lived (fetched within the short TTL), so its access needs no re-check.
-    return fetched(answer, origin, listPrivacy(answer.value));
-  }
-
-  async function contributors(
-    resolved: ResolvedToken,
-    asker: Asker,
-    args: Parameters<Scout["contributors"]>[1],
-  ): Promise<Fetched<ContributorsPage>> {
-    const { origin, fingerprint } = resolved;
-    // REST says nothing of visibility: the cheap GraphQL read goes alongside (and is cached for
-    // the short TTL, so paging costs it once). Awaited inside the fetch, so a refused page is
-    // never stored.
-    const access = privateAccess.access(resolved, args.repo);
-    access.catch(() => undefined);
-    const answer = await cache.getOrFetch({
-      kind: "contributors",
-      fingerprint,
-      ttl: "short",
-      args: { ...repoArgs(args.repo), page: args.page },
-      // Past the short lifetime the client revalidates with If-None-Match: a 304 costs no budget.
-      fetch: async () => {
-        const [page, seen] = await Promise.all([
-          upstream(asker, resolved, "core", (token) =>
-            github.contributors(token, { repo: args.repo, page: args.page }),
-          ),
-          access,
-        ]);
-        privateAccess.admit(resolved, seen);
-        return page;
-      },
-    });
-    const seen = await access;
-    privateAccess.admit(resolved, seen);
-    recent.remember(fingerprint, `${args.repo.owner}/${args.repo.name}`);
-    return fetched(answer, origin, repositoryPrivacy(seen));
-  }
-
   return {
-    viewer(asker) {
-      return withToken(asker, async (resolved) => {
-        const { origin, fingerprint } = resolved;
-        const answer = await cache.getOrFetch({
-          kind: "viewer",
-          fingerprint,
-          ttl: "short",
-          args: {},
-          fetch: () => upstream(asker, resolved, "graphql", (token) => github.viewer(token)),
-        });
-        return fetched(answer, origin);
+    async viewer(asker) {
+      const resolved = await tokens.resolve(asker);
+      const { origin, fingerprint } = resolved;
+      const answer = await cache.getOrFetch({
+        kind: "viewer",
+        fingerprint,
+        ttl: "short",
+        args: {},
+        fetch: () => upstream(asker, resolved, "graphql", (token) => github.viewer(token)),
       });
+      return fetched(answer, origin);
     },
     blame(asker, args) {
-      return withToken(asker, (resolved) =>
-        pinnedRead("blame", resolved, asker, args, (token, ref) =>
-          github.blame(token, { repo: args.repo, path: args.path, ...(ref !== undefined ? { ref } : {}) }),
-        ),
+      return pinnedRead("blame", asker, args, (token, ref) =>
+        github.blame(token, { repo: args.repo, path: args.path, ...(ref !== undefined ? { ref } : {}) }),
       );
     },
     contents(asker, args) {
-      return withToken(asker, (resolved) =>
-        pinnedRead("contents", resolved, asker, args, (token, ref) =>
-          github.contents(token, {
-            repo: args.repo,
-            path: args.path,
-            ...(ref !== undefined ? { ref } : {}),
-          }),
-        ),
+      return pinnedRead("contents", asker, args, (token, ref) =>
+        github.contents(token, { repo: args.repo, path: args.path, ...(ref !== undefined ? { ref } : {}) }),
       );
     },
-    repositories(asker, args) {
-      return withToken(asker, (resolved) => repositories(resolved, asker, args));
+    async repositories(asker, args) {
+      const resolved = await tokens.resolve(asker);
+      const { origin, fingerprint } = resolved;
+      // The default token lists public repositories only: GitHub leaves the others out of the
+      // page and the count (`privacy: PUBLIC`).
+      const publicOnly = privateAccess.publicOnly(resolved);
+      const answer = await cache.getOrFetch({
+        kind: "repositories",
+        fingerprint,
+        ttl: "short",
+        version: REPOSITORY_ANSWER_VERSION,
+        args: {
+          login: args.login.toLowerCase(),
+          first: args.first,
+          after: args.after ?? null,
+          sort: args.sort,
+          ...(publicOnly ? { publicOnly } : {}),
+        },
+        fetch: () =>
+          upstream(asker, resolved, "graphql", (token) =>
+            github.repositories(token, { ...args, ...(publicOnly ? { publicOnly } : {}) }),
+          ),
+      });
+      // A list is short-lived (fetched within the short TTL), so its access needs no re-check.
+      return fetched(answer, origin, listPrivacy(answer.value));
     },
-    contributors(asker, args) {
-      return withToken(asker, (resolved) => contributors(resolved, asker, args));
+    async contributors(asker, args) {
+      const resolved = await tokens.resolve(asker);
+      const { origin, fingerprint } = resolved;
+      // REST says nothing of visibility: the cheap GraphQL read goes alongside (and is cached for
+      // the short TTL, so paging costs it once). Awaited inside the fetch, so a refused page is
+      // never stored.
+      const access = privateAccess.access(resolved, args.repo);
+      access.catch(() => undefined);
+      const answer = await cache.getOrFetch({
+        kind: "contributors",
+        fingerprint,
+        ttl: "short",
+        args: { ...repoArgs(args.repo), page: args.page },
+        // Past the short lifetime the client revalidates with If-None-Match: a 304 costs no budget.
+        fetch: async () => {
+          const [page, seen] = await Promise.all([
+            upstream(asker, resolved, "core", (token) =>
+              github.contributors(token, { repo: args.repo, page: args.page }),
+            ),
+            access,
+          ]);
+          privateAccess.admit(resolved, seen);
+          return page;
+        },
+      });
+      const seen = await access;
+      privateAccess.admit(resolved, seen);
+      recent.remember(fingerprint, `${args.repo.owner}/${args.repo.name}`);
+      return fetched(answer, origin, repositoryPrivacy(seen));
     },
     async tokenOrigin(asker) {
       try {

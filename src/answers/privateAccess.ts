@@ -4,6 +4,7 @@ import type { AnswerPrivacy } from "../format/privacy.js";
 import type { GitHubClient } from "../github/client.js";
 import type { RepoRef, RepositoriesPage, RepositoryAccess, RepositoryVisibility } from "../github/types.js";
 import type { ResolvedToken } from "../tokens/tokenResolver.js";
+import { recordReader } from "./recordReader.js";
 
 /** What every answer knows of its repository's visibility. */
 export interface VisibilityFacts {
@@ -105,7 +106,10 @@ export function createPrivateAccess(options: {
       fingerprint: resolved.fingerprint,
       ttl: "short",
       args: accessArgs(repo),
-      fetch: () => github.repositoryAccess(resolved.token, repo),
+      fetch: () =>
+        recordReader({ origin: resolved.origin, publicOnly: publicOnly(resolved) }, () =>
+          github.repositoryAccess(resolved.token, repo),
+        ),
     });
     return answer.value;
   }
