@@ -4,6 +4,7 @@ import type { CommandAnswer, CommandModule } from "../src/bot/commandModule.js";
 import { parseWith, repoOption, threadOption } from "../src/bot/commonOptions.js";
 import type { Services } from "../src/bot/services.js";
 import { suggestRepositories } from "../src/answers/autocomplete.js";
+import { checkPageInRange } from "../src/answers/pageOutOfRange.js";
 import { ExpiredComponentError, InvalidOptionError } from "../src/errors.js";
 import { formatContributors } from "../src/format/contributors.js";
 import { formatThreadSummary, threadName } from "../src/format/error.js";
@@ -37,6 +38,14 @@ async function render(
 ): Promise<CommandAnswer> {
   const fetched = await services.scout.contributors(asker, { repo, page: pageNumber });
   const result = fetched.value;
+  const subject = `${repo.owner}/${repo.name}`;
+  checkPageInRange({
+    list: "contributors",
+    subject,
+    page: pageNumber,
+    shown: result.contributors.length,
+    pages: result.lastPage,
+  });
   const buttons: NavigationButtons = {};
   if (result.hasPreviousPage || pageNumber > 1) {
     buttons.previous = `contributors:${await services.buttons.put({ repo, page: Math.max(1, pageNumber - 1) })}`;
@@ -44,7 +53,6 @@ async function render(
   if (result.hasNextPage) {
     buttons.next = `contributors:${await services.buttons.put({ repo, page: pageNumber + 1 })}`;
   }
-  const subject = `${repo.owner}/${repo.name}`;
   return {
     message: formatContributors(
       result,

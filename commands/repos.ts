@@ -7,6 +7,7 @@ import { ExpiredComponentError } from "../src/errors.js";
 import { formatThreadSummary, threadName } from "../src/format/error.js";
 import type { NavigationButtons } from "../src/format/message.js";
 import { formatRepositories } from "../src/format/repositories.js";
+import { checkPageInRange } from "../src/answers/pageOutOfRange.js";
 import type { Asker } from "../src/answers/scout.js";
 import type { RepositorySort } from "../src/github/types.js";
 import { parseOwner } from "../src/input/repoArgument.js";
@@ -46,6 +47,14 @@ async function page(state: ReposButtonState, asker: Asker, services: Services): 
     ...(after !== null ? { after } : {}),
   });
   const result = fetched.value;
+  // Next is offered only while GitHub says there is more, but the list may shrink in between.
+  checkPageInRange({
+    list: "repositories",
+    subject: result.owner.login,
+    page: state.cursors.length,
+    shown: result.repositories.length,
+    pages: Math.max(1, Math.ceil(result.totalCount / REPOS_PER_PAGE)),
+  });
   const buttons: NavigationButtons = {};
   if (state.cursors.length > 1) {
     buttons.previous = `repos:${await services.buttons.put({ ...state, cursors: state.cursors.slice(0, -1) })}`;

@@ -37,12 +37,6 @@ import { createUserTokenVault } from "./tokens/userTokenVault.js";
 /** `/token set` with a token GitHub does not accept: nothing is stored. */
 export class TokenRejectedError extends UserFacingError {
   readonly code = "token_rejected";
-  constructor(options?: { cause?: unknown }) {
-    super(
-      "GitHub did not accept that token, so nothing was stored. Check that it was copied whole and has not expired or been revoked, then run `/token set` again.",
-      options,
-    );
-  }
 }
 
 /** RepoScout's version, from package.json, for the GitHub User-Agent. */

@@ -16,8 +16,8 @@ import {
  * derived from these facts.
  */
 
-/** Fields of an error that are not facts: the sentence, the raw exchange, what Error itself holds. */
-const NOT_FACTS = new Set(["userMessage", "request", "response", "name", "message", "stack", "cause"]);
+/** Fields of an error that are not facts: the raw exchange, what Error itself holds. */
+const NOT_FACTS = new Set(["request", "response", "name", "message", "stack", "cause"]);
 /** A user may type 6,000 characters into an option; a log line keeps the start. */
 const MAX_FACT_LENGTH = 200;
 

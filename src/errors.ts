@@ -1,23 +1,38 @@
 /**
  * The two kinds of error RepoScout knows (STYLE.md habit 4).
  *
- * A {@link UserFacingError} carries the one or two sentences the user reads, and says what to do
- * next. Anything else is a bug or an unforeseen upstream answer: it is logged with an error id and
- * the user reads a generic line carrying that id. One place (the bot's router) turns errors into
+ * A {@link UserFacingError} is data: a stable `code` and the facts of the condition (the
+ * repository, path, option or time it is about), never a sentence. What the user reads is derived
+ * from those facts in one place, `src/format/errorSentence.ts`, which also says what to do next.
+ * Anything else is a bug or an unforeseen upstream answer: it is logged with an error id and the
+ * user reads a generic line carrying that id. One place (the bot's router) turns errors into
  * replies.
  */
 export abstract class UserFacingError extends Error {
-  /** A stable machine name of the condition, for logs and tests. */
+  /** A stable machine name of the condition, for logs, tests and the choice of sentence. */
   abstract readonly code: string;
 
-  /** @param userMessage what the user reads, already phrased for Discord (no raw upstream text). */
-  constructor(
-    readonly userMessage: string,
-    options?: { cause?: unknown },
-  ) {
-    super(userMessage, options);
+  constructor(options?: { cause?: unknown }) {
+    super(new.target.name, options);
     this.name = new.target.name;
+    // Error's own message is for developers (a test's failure, a stack): the code and the plain
+    // facts, read when asked, since subclasses set their fields after this constructor.
+    Object.defineProperty(this, "message", {
+      configurable: true,
+      enumerable: false,
+      get: () => describeFacts(this),
+    });
   }
+}
+
+function describeFacts(error: UserFacingError): string {
+  const facts = Object.entries(error)
+    .filter(
+      ([key, value]) =>
+        !["code", "name", "cause"].includes(key) && ["string", "number", "boolean"].includes(typeof value),
+    )
+    .map(([key, value]) => `${key}=${JSON.stringify(value)}`);
+  return facts.length > 0 ? `${error.code} (${facts.join(", ")})` : error.code;
 }
 
 /** A command option that is not of the form it takes. Nothing has been sent upstream. */
@@ -26,26 +41,32 @@ export class InvalidOptionError extends UserFacingError {
 
   /**
    * @param option the option's name as the user typed it (`repo`, `lines`...)
-   * @param problem what is wrong and the form the option takes
+   * @param problem what is wrong and the form the option takes, as the end of a sentence that
+   *   begins "The `option` option" (`takes a whole number from 1.`): the parser of the option is
+   *   what knows its form
    */
   constructor(
     readonly option: string,
-    problem: string,
+    readonly problem: string,
   ) {
-    super(`The \`${option}\` option ${problem}`);
+    super();
   }
 }
 
-/** The member may not use an admin command here (no Manage Server, or a DM). */
+/** The member may not use an admin command here: in a DM, or without Manage Server. */
 export class AdminOnlyError extends UserFacingError {
   readonly code = "admin_only";
+  constructor(readonly reason: "notInServer" | "notManager") {
+    super();
+  }
 }
 
 /** A button or modal whose state is gone (an old message, a restart, an expired key). */
 export class ExpiredComponentError extends UserFacingError {
   readonly code = "expired_component";
-  constructor(command?: string) {
-    super(`This button has expired. Run ${command ? `\`/${command}\`` : "the command"} again.`);
+  /** @param command the command to run again, when known (`contributors`). */
+  constructor(readonly command?: string) {
+    super();
   }
 }
 

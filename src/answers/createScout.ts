@@ -7,6 +7,7 @@ import type { DefaultTokenShare } from "../tokens/defaultTokenShare.js";
 import type { AnswerPrivacy } from "../format/privacy.js";
 import { MissingTokenError, type ResolvedToken, type TokenResolver } from "../tokens/tokenResolver.js";
 import { createPrivateAccess, listPrivacy, repositoryPrivacy } from "./privateAccess.js";
+import { recordReader } from "./recordReader.js";
 import type { RecentRepositories } from "./recentRepositories.js";
 import type { Asker, Fetched, Scout } from "./scout.js";
 
@@ -72,22 +73,28 @@ export function createScout(options: {
   /**
    * Makes one upstream call with the resolved token. With the default token, the asker's server
    * and the asker must have some of their share left, and what GitHub says the call cost is
-   * counted against both (cache hits never get here: they are free).
+   * counted against both (cache hits never get here: they are free). A GitHub error records whose
+   * token read, for its sentence.
    */
-  async function upstream<T>(
+  function upstream<T>(
     asker: Asker,
     resolved: ResolvedToken,
     resource: "graphql" | "core",
     call: (token: TokenUse) => Promise<T>,
   ): Promise<T> {
-    if (resolved.origin !== "default" || !share) return call(resolved.token);
-    await share.check(asker, resource);
-    const spends: TokenSpend[] = [];
-    try {
-      return await call({ token: resolved.token, onSpend: (spend) => spends.push(spend) });
-    } finally {
-      await share.charge(asker, spends);
-    }
+    return recordReader(
+      { origin: resolved.origin, publicOnly: privateAccess.publicOnly(resolved) },
+      async () => {
+        if (resolved.origin !== "default" || !share) return call(resolved.token);
+        await share.check(asker, resource);
+        const spends: TokenSpend[] = [];
+        try {
+          return await call({ token: resolved.token, onSpend: (spend) => spends.push(spend) });
+        } finally {
+          await share.charge(asker, spends);
+        }
+      },
+    );
   }
 
   async function pinnedRead<T extends BlameAnswer | ContentsAnswer>(

@@ -1,10 +1,10 @@
 import type { AnswerCache } from "../cache/answerCache.js";
 import { UserFacingError } from "../errors.js";
 import type { AnswerPrivacy } from "../format/privacy.js";
-import { inlineCode } from "../github/errors.js";
 import type { GitHubClient } from "../github/client.js";
 import type { RepoRef, RepositoriesPage, RepositoryAccess, RepositoryVisibility } from "../github/types.js";
 import type { ResolvedToken } from "../tokens/tokenResolver.js";
+import { recordReader } from "./recordReader.js";
 
 /** What every answer knows of its repository's visibility. */
 export interface VisibilityFacts {
@@ -17,10 +17,7 @@ export interface VisibilityFacts {
 export class PrivateRepositoryError extends UserFacingError {
   readonly code = "private_through_default_token";
   constructor(readonly nameWithOwner: string) {
-    super(
-      `Repository ${inlineCode(nameWithOwner)} is private, and the bot's shared token reads public repositories only. ` +
-        "Sign in with `/login` to read it with your own GitHub account, or an admin can `/token set` a token for this server.",
-    );
+    super();
   }
 }
 
@@ -109,7 +106,10 @@ export function createPrivateAccess(options: {
       fingerprint: resolved.fingerprint,
       ttl: "short",
       args: accessArgs(repo),
-      fetch: () => github.repositoryAccess(resolved.token, repo),
+      fetch: () =>
+        recordReader({ origin: resolved.origin, publicOnly: publicOnly(resolved) }, () =>
+          github.repositoryAccess(resolved.token, repo),
+        ),
     });
     return answer.value;
   }

@@ -47,5 +47,8 @@ export function parseWith<T>(schema: z.ZodType<T>, raw: unknown): T {
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const option = String(issue?.path[0] ?? "options");
-  throw new InvalidOptionError(option, `is not valid: ${issue?.message ?? "unexpected value"}.`);
+  throw new InvalidOptionError(
+    option,
+    `is not valid (${issue?.message ?? "unexpected value"}). Run the command again and fill it in as Discord's form asks.`,
+  );
 }

@@ -17,6 +17,7 @@ import type {
 import { errorFacts } from "../errorFacts.js";
 import { AdminOnlyError, ExpiredComponentError, isUserFacingError } from "../errors.js";
 import { formatError } from "../format/error.js";
+import { errorSentence, genericErrorSentence, type ErrorSituation } from "../format/errorSentence.js";
 import type { FormattedMessage } from "../format/message.js";
 import type { Logger } from "../logger.js";
 import type {
@@ -68,11 +69,6 @@ export interface Router {
 /** A short random id that ties a generic error line to its log entry. */
 export function newErrorId(): string {
   return randomBytes(4).toString("hex");
-}
-
-/** The line a user reads for an error that is not theirs to fix. */
-export function genericErrorSentence(errorId: string): string {
-  return `Something went wrong on RepoScout's side (error id \`${errorId}\`). Try again; if it keeps happening, give this id to the bot's operator.`;
 }
 
 function flattenOptions(
@@ -156,11 +152,20 @@ export function createRouter(options: RouterOptions): Router {
     };
   }
 
+  /** What an error's next step may depend on: whether `/login` works here, a server or a DM. */
+  function situationOf(interaction: Interaction): ErrorSituation {
+    return {
+      signIn: services.config.github.oauth.clientId !== undefined,
+      inServer: interaction.guildId !== null,
+      webUrl: services.config.github.webUrl,
+    };
+  }
+
   /** Logs an error and returns the sentence the user reads. */
-  function sentenceFor(error: unknown, logger: Logger): string {
+  function sentenceFor(error: unknown, logger: Logger, situation: ErrorSituation): string {
     if (isUserFacingError(error)) {
       logger.info(errorFacts(error), "answered with a user-facing error");
-      return error.userMessage;
+      return errorSentence(error, situation);
     }
     const errorId = newErrorId();
     logger.error({ err: error, errorId }, "command failed");
@@ -176,7 +181,7 @@ export function createRouter(options: RouterOptions): Router {
     logger: Logger,
     deferredPublic: boolean,
   ): Promise<void> {
-    const body = toMessageOptions(formatError(sentenceFor(error, logger)));
+    const body = toMessageOptions(formatError(sentenceFor(error, logger, situationOf(interaction))));
     const message = { ...body, flags: MessageFlags.Ephemeral as const };
     try {
       if (!interaction.deferred && !interaction.replied) {
@@ -297,7 +302,7 @@ export function createRouter(options: RouterOptions): Router {
     try {
       message = await continuation({ signal: controller.signal });
     } catch (error) {
-      message = formatError(sentenceFor(error, logger));
+      message = formatError(sentenceFor(error, logger, situationOf(interaction)));
     } finally {
       continuing.delete(controller);
     }
@@ -313,10 +318,10 @@ export function createRouter(options: RouterOptions): Router {
 
   function assertAdmin(request: CommandRequest): void {
     if (request.guildId === null) {
-      throw new AdminOnlyError("This command works in a server only, not in direct messages.");
+      throw new AdminOnlyError("notInServer");
     }
     if (!isManager(request.memberPermissions)) {
-      throw new AdminOnlyError("Only members with the Manage Server permission can use this command.");
+      throw new AdminOnlyError("notManager");
     }
   }
 

@@ -1,3 +1,4 @@
+import { signInRefusedSentence } from "./errorSentence.js";
 import { escapeLabel } from "./escape.js";
 import { fitMessage } from "./limits.js";
 import {
@@ -29,8 +30,8 @@ export type SignInOutcomeView =
   | { kind: "expired" }
   /** The bot stopped (a restart) while waiting. */
   | { kind: "stopped" }
-  /** GitHub refused the flow itself; `sentence` says why and what to do. */
-  | { kind: "failed"; sentence: string };
+  /** GitHub refused the flow itself, with this error code (`device_flow_disabled`...). */
+  | { kind: "failed"; code: string };
 
 /** What `/logout` did. */
 export type SignOutView =
@@ -107,7 +108,7 @@ export function formatSignInOutcome(outcome: SignInOutcomeView): FormattedMessag
       });
       break;
     case "failed":
-      message.embeds.push({ color: COLORS.error, description: `⚠️ ${outcome.sentence}` });
+      message.embeds.push({ color: COLORS.error, description: `⚠️ ${signInRefusedSentence(outcome.code)}` });
       break;
   }
   return fitMessage(message);

@@ -1,13 +1,13 @@
 import { UserFacingError } from "../errors.js";
-import { TAG_DEPTH } from "./documents.js";
 import type { RepoRef } from "./types.js";
 
 /**
  * The error taxonomy of the GitHub client. Every answer GitHub can give that is not the data asked
  * for becomes one of these classes (GITHUB-FACTS.md, SPEC section 2):
  *
- * - a {@link GitHubError} (a {@link UserFacingError}) carries the one or two sentences the user
- *   reads, never raw upstream text and never the token;
+ * - a {@link GitHubError} (a {@link UserFacingError}) carries the facts of the condition (the
+ *   repository, path, ref, when to retry), never raw upstream text and never the token; the
+ *   sentence the user reads is derived from them in src/format/errorSentence.ts;
  * - a {@link GitHubQueryError} is our own bug (a query GitHub rejects, a body it cannot parse): a
  *   plain Error, so the bot logs it loudly and the user reads a generic line with an error id.
  *
@@ -51,43 +51,42 @@ export function responseInfo(status: number, headers: Headers, body: string): Gi
   };
 }
 
-/**
- * Shows a user-given or upstream name inside inline code in a sentence. Backticks would end the
- * code span early, so they are dropped; very long values are cut so the sentence stays short.
- */
-export function inlineCode(value: string): string {
-  const clean = value.replace(/`/g, "").replace(/\s+/g, " ");
-  const cut = clean.length > 100 ? `${clean.slice(0, 99)}…` : clean;
-  return `\`${cut === "" ? " " : cut}\``;
-}
-
-function repoName(repo: RepoRef): string {
-  return inlineCode(`${repo.owner}/${repo.name}`);
-}
-
-/** A Discord timestamp rendered relative to the reader's clock ("in 5 minutes"). */
-export function discordRelativeTime(date: Date): string {
-  return `<t:${Math.ceil(date.getTime() / 1000)}:R>`;
-}
+/** Where the token GitHub answered came from (SPEC section 4), as the Scout resolved it. */
+export type ReaderOrigin = "user" | "server" | "default";
 
 /** Base of the user-facing GitHub errors: carries the request and response for the log. */
 export abstract class GitHubError extends UserFacingError {
   readonly request: GitHubRequestInfo | undefined;
   readonly response: GitHubResponseInfo | undefined;
+  /**
+   * Whose token GitHub answered: the asker's own sign-in, the server's token or the default one.
+   * The client does not know; the Scout, which resolved the token, records it with
+   * {@link readWith} as the error passes, so the sentence can give advice that fits (no `/login`
+   * for someone already signed in).
+   */
+  tokenOrigin: ReaderOrigin | undefined;
+  /** Set with {@link tokenOrigin}: the token reads public repositories only (the default token). */
+  publicOnly: boolean | undefined;
 
-  constructor(userMessage: string, context: GitHubErrorContext = {}) {
-    super(userMessage, context.cause === undefined ? undefined : { cause: context.cause });
+  constructor(context: GitHubErrorContext = {}) {
+    super(context.cause === undefined ? undefined : { cause: context.cause });
     this.request = context.request;
     this.response = context.response;
+  }
+
+  /** Records whose token read, unless already recorded (the first reader is the one GitHub saw). */
+  readWith(reader: { origin: ReaderOrigin; publicOnly: boolean }): this {
+    if (this.tokenOrigin === undefined) {
+      this.tokenOrigin = reader.origin;
+      this.publicOnly = reader.publicOnly;
+    }
+    return this;
   }
 }
 
 /** 401 (bad or revoked token), or no token at all. */
 export class GitHubUnauthorizedError extends GitHubError {
   readonly code = "github_unauthorized";
-  constructor(context?: GitHubErrorContext) {
-    super("The server's GitHub token is missing or no longer valid. An admin can run `/token set`.", context);
-  }
 }
 
 /** Something the user named does not exist, or the token cannot see it. */
@@ -103,7 +102,7 @@ export class RepositoryNotFoundError extends GitHubNotFoundError {
     readonly repo: RepoRef,
     context?: GitHubErrorContext,
   ) {
-    super(`Repository ${repoName(repo)} was not found, or the token in effect cannot see it.`, context);
+    super(context);
   }
 }
 
@@ -115,10 +114,7 @@ export class OwnerNotFoundError extends GitHubNotFoundError {
     readonly login: string,
     context?: GitHubErrorContext,
   ) {
-    super(
-      `No GitHub user or organization called ${inlineCode(login)} was found. Check the spelling of \`owner\`.`,
-      context,
-    );
+    super(context);
   }
 }
 
@@ -131,10 +127,7 @@ export class RefNotFoundError extends GitHubNotFoundError {
     readonly ref: string,
     context?: GitHubErrorContext,
   ) {
-    super(
-      `Revision ${inlineCode(ref)} was not found in ${repoName(repo)}. Check \`ref\`: a branch, a tag or a commit id.`,
-      context,
-    );
+    super(context);
   }
 }
 
@@ -145,21 +138,17 @@ export class PathNotFoundError extends GitHubNotFoundError {
   constructor(
     readonly repo: RepoRef,
     readonly path: string,
+    /** The revision the user named; undefined: the default branch. */
     readonly ref: string | undefined,
     context?: GitHubErrorContext,
   ) {
-    super(
-      `Path ${inlineCode(path === "" ? "/" : path)} was not found in ${repoName(repo)} at ${
-        ref === undefined ? "the default branch" : inlineCode(ref)
-      }. Check \`path\`.`,
-      context,
-    );
+    super(context);
   }
 }
 
 /**
  * The revision does not lead to a commit: a tree or blob expression (`main:src`), an annotated tag
- * of a tree or a blob, or a chain of tags deeper than RepoScout follows ({@link TAG_DEPTH}).
+ * of a tree or a blob, or a chain of tags deeper than RepoScout follows (`TAG_DEPTH` in ./documents.ts).
  * An annotated tag of a commit is read at that commit, so it never gives this error.
  */
 export class NotACommitError extends GitHubError {
@@ -175,22 +164,10 @@ export class NotACommitError extends GitHubError {
     found: { objectType: string; tags: number },
     context?: GitHubErrorContext,
   ) {
-    super(notACommitMessage(repo, ref, found), context);
+    super(context);
     this.objectType = found.objectType;
     this.tags = found.tags;
   }
-}
-
-function notACommitMessage(repo: RepoRef, ref: string, found: { objectType: string; tags: number }): string {
-  const revision = `Revision ${inlineCode(ref)} of ${repoName(repo)}`;
-  if (found.tags === 0) {
-    return `${revision} does not name a commit. Give a branch, a tag or a commit id as \`ref\`.`;
-  }
-  if (found.objectType === "Tag") {
-    return `${revision} is a tag of a tag nested more than ${TAG_DEPTH} deep, which RepoScout does not follow. Give the commit id it leads to as \`ref\`.`;
-  }
-  const what = found.objectType === "Tree" ? "a folder (a Git tree)" : "a single file (a Git blob)";
-  return `${revision} is a tag of ${what}, not of a commit, so it has no history to show. Give a branch, a tag of a commit or a commit id as \`ref\`.`;
 }
 
 /** The path exists but is not a file where a file is needed: a folder, or a submodule. */
@@ -202,12 +179,7 @@ export class NotAFileError extends GitHubError {
     readonly found: "folder" | "submodule",
     context?: GitHubErrorContext,
   ) {
-    super(
-      found === "folder"
-        ? `${inlineCode(path)} in ${repoName(repo)} is a folder, and blame works on files. Use \`/contents\` to list it, or give a file as \`path\`.`
-        : `${inlineCode(path)} in ${repoName(repo)} is a submodule: its files live in another repository.`,
-      context,
-    );
+    super(context);
   }
 }
 
@@ -218,46 +190,28 @@ export class GitHubForbiddenError extends GitHubError {
     readonly repo: RepoRef | undefined,
     context?: GitHubErrorContext,
   ) {
-    super(
-      `GitHub refused access to ${repo ? repoName(repo) : "this"} with the token in effect (a missing permission, or an organization that requires SSO authorization). An admin can run \`/token set\` with a token that has access.`,
-      context,
-    );
+    super(context);
   }
 }
 
 /** Base of every "wait, then try again" answer. `retryAt` says when. */
 export abstract class RateLimitedError extends GitHubError {
   constructor(
-    userMessage: string,
     readonly retryAt: Date,
     context?: GitHubErrorContext,
   ) {
-    super(userMessage, context);
+    super(context);
   }
 }
 
 /** The token's hourly budget is spent (GraphQL `RATE_LIMIT`, REST 403/429 with remaining 0). */
 export class PrimaryRateLimitError extends RateLimitedError {
   readonly code = "rate_limited";
-  constructor(retryAt: Date, context?: GitHubErrorContext) {
-    super(
-      `GitHub's rate limit for the token in effect is used up. Try again ${discordRelativeTime(retryAt)}.`,
-      retryAt,
-      context,
-    );
-  }
 }
 
 /** GitHub's secondary limit (too many requests too fast, or too many points a minute). */
 export class SecondaryRateLimitError extends RateLimitedError {
   readonly code = "secondary_rate_limited";
-  constructor(retryAt: Date, context?: GitHubErrorContext) {
-    super(
-      `GitHub asked RepoScout to slow down (a secondary rate limit). Try again ${discordRelativeTime(retryAt)}.`,
-      retryAt,
-      context,
-    );
-  }
 }
 
 /**
@@ -267,13 +221,6 @@ export class SecondaryRateLimitError extends RateLimitedError {
  */
 export class AuthLockoutError extends RateLimitedError {
   readonly code = "auth_lockout";
-  constructor(retryAt: Date, context?: GitHubErrorContext) {
-    super(
-      `GitHub is refusing requests for a while after too many failed sign-in attempts. Try again ${discordRelativeTime(retryAt)}; if it keeps failing, an admin can check the token with \`/token set\`.`,
-      retryAt,
-      context,
-    );
-  }
 }
 
 /** Contributors 403: "The history or contributor list is too large". */
@@ -283,10 +230,7 @@ export class TooLargeError extends GitHubError {
     readonly repo: RepoRef,
     context?: GitHubErrorContext,
   ) {
-    super(
-      `GitHub will not list the contributors of a repository as large as ${repoName(repo)}. Its contributors page on GitHub shows them.`,
-      context,
-    );
+    super(context);
   }
 }
 
@@ -297,19 +241,13 @@ export class EmptyRepositoryError extends GitHubError {
     readonly repo: RepoRef,
     context?: GitHubErrorContext,
   ) {
-    super(
-      `Repository ${repoName(repo)} has no commits yet, so there is nothing to show. Try again once something is pushed.`,
-      context,
-    );
+    super(context);
   }
 }
 
 /** Our deadline passed, 502/504, or GitHub's "Something went wrong while executing your query". */
 export class UpstreamTimeoutError extends GitHubError {
   readonly code = "upstream_timeout";
-  constructor(context?: GitHubErrorContext) {
-    super("GitHub did not answer in time. Try again in a moment.", context);
-  }
 }
 
 /**
@@ -322,15 +260,7 @@ export class UpstreamError extends GitHubError {
     readonly reason: "server_error" | "unreadable" | "unreachable",
     context?: GitHubErrorContext,
   ) {
-    super(
-      reason === "unreachable"
-        ? "GitHub could not be reached. Try again in a moment."
-        : reason === "unreadable"
-          ? "GitHub sent an answer RepoScout could not read. Try again in a moment."
-          : // SPEC section 2 reads every 5xx as "did not answer in time": say that, and what happened.
-            "GitHub did not answer in time: it failed with a server error. Try again in a moment.",
-      context,
-    );
+    super(context);
   }
 }
 

@@ -1,33 +1,22 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { UserFacingError } from "../errors.js";
 import type { GitHubClient } from "../github/client.js";
-import { UpstreamTimeoutError, inlineCode } from "../github/errors.js";
+import { UpstreamTimeoutError } from "../github/errors.js";
 import type { Logger } from "../logger.js";
 import type { UserTokens } from "../tokens/userTokens.js";
 import { GitHubOAuthError, type GitHubOAuth } from "./githubOAuth.js";
 import { pollDeviceCode } from "./pollDeviceCode.js";
 
-/** `/login` cannot start (or go on): the sentence says why and who can fix it. */
+/** `/login` cannot start (or go on); src/format/errorSentence.ts says why and who can fix it. */
 export class SignInUnavailableError extends UserFacingError {
   readonly code = "sign_in_unavailable";
   constructor(
     readonly reason: "notConfigured" | "noKey" | "deviceFlowDisabled" | "appUnknown",
     options?: { cause?: unknown },
   ) {
-    super(SIGN_IN_UNAVAILABLE[reason], options);
+    super(options);
   }
 }
-
-const SIGN_IN_UNAVAILABLE = {
-  notConfigured:
-    "Sign-in is not set up on this bot: it has no GitHub app (`GITHUB_OAUTH_CLIENT_ID`). Commands use this server's token or the bot's default; ask the bot's operator if you need your own.",
-  noKey:
-    "This bot has no `TOKEN_ENCRYPTION_KEY`, so it cannot keep your GitHub sign-in. Ask the bot's operator to set one.",
-  deviceFlowDisabled:
-    "Sign-in is not available: the bot's GitHub app does not have device flow enabled. Ask the bot's operator to turn on “Enable Device Flow” in the app's settings.",
-  appUnknown:
-    "GitHub does not recognize this bot's sign-in app (`GITHUB_OAUTH_CLIENT_ID`). Ask the bot's operator to check it.",
-} as const;
 
 /** How a sign-in ended (see src/format/signIn.ts for what the person reads). */
 export type SignInOutcome =
@@ -35,7 +24,8 @@ export type SignInOutcome =
   | { kind: "denied" }
   | { kind: "expired" }
   | { kind: "stopped" }
-  | { kind: "failed"; sentence: string };
+  /** GitHub refused the flow itself, with this error code (`device_flow_disabled`...). */
+  | { kind: "failed"; code: string };
 
 /** A device code shown to the person, waiting for them to answer on GitHub. */
 export interface PendingSignIn {
@@ -94,13 +84,6 @@ export function createSignInService(options: {
   const now = options.now ?? Date.now;
   const wait = options.sleep ?? ((ms: number, signal: AbortSignal) => sleep(ms, undefined, { signal }));
 
-  function refusal(code: string): string {
-    if (code === "device_flow_disabled") return SIGN_IN_UNAVAILABLE.deviceFlowDisabled;
-    if (code === "incorrect_client_credentials" || code === "Not Found")
-      return SIGN_IN_UNAVAILABLE.appUnknown;
-    return `GitHub refused the sign-in (${inlineCode(code)}). Run \`/login\` to try again; if it keeps happening, tell the bot's operator.`;
-  }
-
   return {
     async start(userId) {
       if (!oauth) throw new SignInUnavailableError("notConfigured");
@@ -137,7 +120,7 @@ export function createSignInService(options: {
               { userId, outcome: result.kind, ...(result.kind === "failed" ? { code: result.code } : {}) },
               "sign-in ended",
             );
-            return result.kind === "failed" ? { kind: "failed", sentence: refusal(result.code) } : result;
+            return result.kind === "failed" ? { kind: "failed", code: result.code } : result;
           }
           const viewer = await github.viewer(result.grant.token);
           await userTokens.store(userId, {

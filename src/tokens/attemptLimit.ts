@@ -1,6 +1,5 @@
 import { LRUCache } from "lru-cache";
 import { UserFacingError } from "../errors.js";
-import { discordRelativeTime } from "../github/errors.js";
 
 /**
  * At most `max` attempts per key in any `windowMs` (a sliding window). Behind this small interface
@@ -52,9 +51,10 @@ export const TOKEN_CHECK_WINDOW_MS = 10 * 60_000;
  */
 export class TokenChecksExhaustedError extends UserFacingError {
   readonly code = "token_checks_exhausted";
+  /** How many checks a server may make in a window, and the window's length in minutes. */
+  readonly checksPerWindow = TOKEN_CHECKS_PER_WINDOW;
+  readonly windowMinutes = TOKEN_CHECK_WINDOW_MS / 60_000;
   constructor(readonly retryAt: Date) {
-    super(
-      `This server has already checked ${TOKEN_CHECKS_PER_WINDOW} tokens in the last ${TOKEN_CHECK_WINDOW_MS / 60_000} minutes, the most allowed, so this one was not sent to GitHub. Try \`/token set\` again ${discordRelativeTime(retryAt)}.`,
-    );
+    super();
   }
 }

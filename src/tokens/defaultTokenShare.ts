@@ -21,12 +21,10 @@ export class DefaultShareUsedUpError extends UserFacingError {
   constructor(
     readonly scope: ShareScope,
     readonly until: Date,
-    share: number,
+    /** The share (0..1) of the default token's hourly budget each server or user may spend. */
+    readonly share: number,
   ) {
-    const unix = Math.ceil(until.getTime() / 1000);
-    super(
-      `The shared GitHub budget is used up ${scope === "server" ? "for this server" : "for you"} until <t:${unix}:t> (<t:${unix}:R>): each ${scope} may spend ${Math.round(share * 100)}% of the bot's shared token in an hour. \`/login\` or a server token (\`/token set\`) avoids it.`,
-    );
+    super();
   }
 }
 

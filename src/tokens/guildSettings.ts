@@ -39,11 +39,10 @@ export interface GuildSettings {
 /** `/settings` could not save, or `/settings show` could not read. */
 export class SettingsStoreUnavailableError extends UserFacingError {
   readonly code = "settings_store_unavailable";
+  readonly action: "save" | "read";
   constructor(options?: { cause?: unknown; action?: "save" | "read" }) {
-    super(
-      `RepoScout cannot ${options?.action === "read" ? "read" : "save"} this server's settings right now. Try again in a moment.`,
-      options,
-    );
+    super(options?.cause === undefined ? undefined : { cause: options.cause });
+    this.action = options?.action ?? "save";
   }
 }
 

@@ -38,9 +38,6 @@ export interface TokenResolver {
 /** No server token and no default token. */
 export class MissingTokenError extends UserFacingError {
   readonly code = "missing_token";
-  constructor() {
-    super("This server has no GitHub token and the bot has no default one. An admin can run `/token set`.");
-  }
 }
 
 /** How long a vault read is trusted before the vault is asked again. */

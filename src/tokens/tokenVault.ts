@@ -61,22 +61,11 @@ export interface TokenVault {
 /** `/token set` on a bot that has no encryption key. */
 export class VaultKeyMissingError extends UserFacingError {
   readonly code = "vault_key_missing";
-  constructor() {
-    super(
-      "This bot has no TOKEN_ENCRYPTION_KEY, so it cannot store server tokens. Ask its operator to set one.",
-    );
-  }
 }
 
 /** A server token stored under a key the bot no longer has (lost or rotated without the previous key). */
 export class VaultLockedError extends UserFacingError {
   readonly code = "vault_locked";
-  constructor() {
-    super(
-      "This server's GitHub token is stored under an encryption key the bot no longer has. " +
-        "Ask the bot's operator to restore TOKEN_ENCRYPTION_KEY, or have an admin run `/token set` again.",
-    );
-  }
 }
 
 /** The vault's store failed or did not answer in time. */
@@ -84,17 +73,11 @@ export class TokenStoreUnavailableError extends UserFacingError {
   readonly code = "token_store_unavailable";
   /** @param whose the server's token store (default) or the user's own sign-in. */
   constructor(
-    operation: "read" | "write",
+    readonly operation: "read" | "write",
     options?: { cause?: unknown },
-    whose: "server" | "user" = "server",
+    readonly whose: "server" | "user" = "server",
   ) {
-    const store = whose === "server" ? "this server's token store" : "your GitHub sign-in";
-    super(
-      operation === "read"
-        ? `RepoScout cannot read ${store} right now. Try again in a moment.`
-        : `RepoScout cannot save ${store} right now. Try again in a moment.`,
-      options,
-    );
+    super(options);
   }
 }
 

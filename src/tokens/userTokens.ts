@@ -36,23 +36,13 @@ export type TokenRenewer = (refreshToken: string) => Promise<RenewedToken>;
 export class SignInEndedError extends UserFacingError {
   readonly code = "sign_in_ended";
   constructor(readonly reason: "refused" | "expired") {
-    super(
-      reason === "refused"
-        ? "GitHub no longer accepts your sign-in (it was revoked or has expired), so RepoScout forgot it. Run `/login` to sign in again."
-        : "Your GitHub sign-in has expired and cannot be renewed, so RepoScout forgot it. Run `/login` to sign in again.",
-    );
+    super();
   }
 }
 
 /** GitHub did not answer while a sign-in was being renewed; it is kept, and the next command tries again. */
 export class SignInRenewalUnavailableError extends UserFacingError {
   readonly code = "sign_in_renewal_unavailable";
-  constructor(options?: { cause?: unknown }) {
-    super(
-      "GitHub did not answer while RepoScout renewed your sign-in. Try again in a moment; you are still signed in.",
-      options,
-    );
-  }
 }
 
 export interface UserTokens {

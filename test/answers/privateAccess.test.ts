@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { IN_SERVER as IN_SERVER_SITUATION, sentenceOf } from "../sentenceOf.js";
 import { createScout } from "../../src/answers/createScout.js";
 import { PrivateRepositoryError } from "../../src/answers/privateAccess.js";
 import { createRecentRepositories } from "../../src/answers/recentRepositories.js";
@@ -173,7 +174,12 @@ describe("private code in the Scout (SPEC section 4)", () => {
   it("refuses a private repository read through the default token with SPEC's sentence, and stores nothing", async () => {
     const refused = scout().contents(IN_DM, { repo: SECRET, path: "SECRET.md" });
     await expect(refused).rejects.toBeInstanceOf(PrivateRepositoryError);
-    await expect(refused).rejects.toThrow(/`demo\/secret` is private.*`\/login`.*an admin can `\/token set`/);
+    const error = await refused.catch((thrown: unknown) => thrown);
+    // Asked in a DM: no server admin to turn to, so only `/login` is offered.
+    expect(sentenceOf(error, { ...IN_SERVER_SITUATION, inServer: false })).toBe(
+      "Repository `demo/secret` is private, and the bot's shared token reads public repositories only. Sign in with `/login` to read it with your own GitHub account.",
+    );
+    expect(sentenceOf(error)).toMatch(/`demo\/secret` is private.*`\/login`.*an admin can `\/token set`/);
     await settled();
     await expect(scout().contents(IN_DM, { repo: SECRET, path: "SECRET.md" })).rejects.toBeInstanceOf(
       PrivateRepositoryError,

@@ -210,7 +210,8 @@ describe("the default token (in DMs here), which reads public repositories only"
       channel: "dm",
     });
     expect(text).toBe(
-      "⚠️ Repository `demo/secret` is private, and the bot's shared token reads public repositories only. Sign in with `/login` to read it with your own GitHub account, or an admin can `/token set` a token for this server.",
+      // A DM has no server admin to turn to: `/login` is the way.
+      "⚠️ Repository `demo/secret` is private, and the bot's shared token reads public repositories only. Sign in with `/login` to read it with your own GitHub account.",
     );
   });
 
@@ -277,7 +278,9 @@ describe("access taken away at GitHub", () => {
       clockOffset += SHORT_TTL_MS + 1_000;
       mark = world().github.requests.length;
       const text = await errorText(world(), blame);
-      expect(text).toBe("⚠️ Repository `demo/secret` was not found, or the token in effect cannot see it.");
+      expect(text).toBe(
+        "⚠️ Repository `demo/secret` was not found, or this server's GitHub token cannot see it. Check the owner and name in `repo`; if it is private, sign in with `/login` to read it with your own GitHub account, or an admin can `/token set` a token that can read it.",
+      );
       expect(operations(mark)).toEqual(["RepositoryAccess"]);
     } finally {
       world().github.world.setMembers(DEMO_ORGANIZATION, members);

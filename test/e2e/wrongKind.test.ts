@@ -72,7 +72,7 @@ describe("a submodule", () => {
   it("/blame says `vendor/gearbox` is a submodule whose files live in another repository", async () => {
     const { text, sent } = await refusal("blame", { repo: WIDGETS, path: DEMO_PATHS.submodule });
     expect(text).toContain(
-      "`vendor/gearbox` in `demo/widgets` is a submodule: its files live in another repository.",
+      "`vendor/gearbox` in `demo/widgets` is a submodule: its files live in another repository, which `/contents path:.gitmodules` names. Ask about that repository instead.",
     );
     expect(text).not.toMatch(/not found/i);
     expect(sent.map((request) => request.operationName)).toEqual(["Blame"]);
@@ -81,7 +81,7 @@ describe("a submodule", () => {
   it("/contents says it is a submodule, from ONE Contents request with the path in variables", async () => {
     const { text, sent } = await refusal("contents", { repo: WIDGETS, path: DEMO_PATHS.submodule });
     expect(text).toContain(
-      "`vendor/gearbox` in `demo/widgets` is a submodule: its files live in another repository.",
+      "`vendor/gearbox` in `demo/widgets` is a submodule: its files live in another repository, which `/contents path:.gitmodules` names. Ask about that repository instead.",
     );
     expect(text).not.toMatch(/not found/i);
     expect(sent.map((request) => request.operationName)).toEqual(["Contents"]);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { sentenceOf } from "../sentenceOf.js";
 import {
   AuthLockoutError,
   EmptyRepositoryError,
@@ -90,8 +91,8 @@ describe("GraphQL answers that are not the data asked for", () => {
     const error = await caught(client.blame(TOKEN, { repo: { owner: "demo", name: "nope" }, path: "a" }));
     expect(error).toBeInstanceOf(RepositoryNotFoundError);
     expect(error).toBeInstanceOf(UserFacingError);
-    expect((error as RepositoryNotFoundError).userMessage).toBe(
-      "Repository `demo/nope` was not found, or the token in effect cannot see it.",
+    expect(sentenceOf(error)).toBe(
+      "Repository `demo/nope` was not found, or the token in effect cannot see it. Check the owner and name in `repo`.",
     );
     expect(await caught(client.repositoryInfo(TOKEN, DEMO))).toBeInstanceOf(RepositoryNotFoundError);
     expect(await caught(client.contents(TOKEN, { repo: DEMO, path: "" }))).toBeInstanceOf(
@@ -103,7 +104,7 @@ describe("GraphQL answers that are not the data asked for", () => {
     const { client } = answering(() => json({ data: { repositoryOwner: null } }));
     const error = await caught(client.repositories(TOKEN, { login: "ghost-x", first: 10, sort: "pushed" }));
     expect(error).toBeInstanceOf(OwnerNotFoundError);
-    expect((error as OwnerNotFoundError).userMessage).toContain("`ghost-x`");
+    expect(sentenceOf(error)).toContain("`ghost-x`");
     expect((error as OwnerNotFoundError).code).toBe("owner_not_found");
   });
 
@@ -111,7 +112,7 @@ describe("GraphQL answers that are not the data asked for", () => {
     const { client } = answering(() => json(blameData(null)));
     const error = await caught(client.blame(TOKEN, { repo: DEMO, ref: "nope", path: "a.ts" }));
     expect(error).toBeInstanceOf(RefNotFoundError);
-    expect((error as RefNotFoundError).userMessage).toBe(
+    expect(sentenceOf(error)).toBe(
       "Revision `nope` was not found in `demo/widgets`. Check `ref`: a branch, a tag or a commit id.",
     );
   });
@@ -158,8 +159,8 @@ describe("GraphQL answers that are not the data asked for", () => {
     );
     const error = await caught(client.blame(TOKEN, { repo: DEMO, path: "x" }));
     expect(error).toBeInstanceOf(PathNotFoundError);
-    expect((error as PathNotFoundError).userMessage).toBe(
-      "Path `x` was not found in `demo/widgets` at the default branch. Check `path`.",
+    expect(sentenceOf(error)).toBe(
+      "Path `x` was not found in `demo/widgets` at the default branch. Check `path`; `/contents` lists the files that are there.",
     );
   });
 
@@ -175,7 +176,7 @@ describe("GraphQL answers that are not the data asked for", () => {
     );
     const error = await caught(client.blame(TOKEN, { repo: DEMO, ref: "main", path: "missing.ts" }));
     expect(error).toBeInstanceOf(PathNotFoundError);
-    expect((error as PathNotFoundError).userMessage).toContain("at `main`");
+    expect(sentenceOf(error)).toContain("at `main`");
   });
 
   it("contents: object null while the commit resolves: the path was not found", async () => {
@@ -208,7 +209,7 @@ describe("GraphQL answers that are not the data asked for", () => {
     );
     const error = await caught(folder.client.blame(TOKEN, { repo: DEMO, path: "src" }));
     expect(error).toBeInstanceOf(NotAFileError);
-    expect((error as NotAFileError).userMessage).toContain("`/contents`");
+    expect(sentenceOf(error)).toContain("`/contents`");
     const root = await caught(folder.client.blame(TOKEN, { repo: DEMO, path: "/" }));
     expect(root).toBeInstanceOf(NotAFileError);
     expect(folder.requests).toHaveLength(1); // the root is refused without asking
@@ -226,7 +227,7 @@ describe("GraphQL answers that are not the data asked for", () => {
     const { client } = answering(() => json(blameData({ __typename: "Tree" })));
     const error = await caught(client.blame(TOKEN, { repo: DEMO, ref: "main:src", path: "a" }));
     expect(error).toBeInstanceOf(NotACommitError);
-    expect((error as NotACommitError).userMessage).toBe(
+    expect(sentenceOf(error)).toBe(
       "Revision `main:src` of `demo/widgets` does not name a commit. Give a branch, a tag or a commit id as `ref`.",
     );
   });
@@ -246,7 +247,7 @@ describe("GraphQL answers that are not the data asked for", () => {
     );
     const error = await caught(client.repositoryInfo(TOKEN, DEMO));
     expect(error).toBeInstanceOf(GitHubForbiddenError);
-    expect((error as GitHubForbiddenError).userMessage).not.toContain("SAML enforcement");
+    expect(sentenceOf(error)).not.toContain("SAML enforcement");
   });
 
   it("EXCESSIVE_PAGINATION is our bug, not the user's", async () => {
@@ -343,7 +344,7 @@ describe("GraphQL answers that are not the data asked for", () => {
     const error = await caught(client.viewer(TOKEN));
     expect(error).toBeInstanceOf(PrimaryRateLimitError);
     expect((error as PrimaryRateLimitError).retryAt.getTime()).toBe(reset * 1000);
-    expect((error as PrimaryRateLimitError).userMessage).toBe(
+    expect(sentenceOf(error)).toBe(
       `GitHub's rate limit for the token in effect is used up. Try again <t:${reset}:R>.`,
     );
   });
@@ -366,7 +367,7 @@ describe("GraphQL answers that are not the data asked for", () => {
       );
       const error = await caught(client.viewer(TOKEN));
       expect(error).toBeInstanceOf(GitHubUnauthorizedError);
-      expect((error as GitHubUnauthorizedError).userMessage).toBe(
+      expect(sentenceOf(error)).toBe(
         "The server's GitHub token is missing or no longer valid. An admin can run `/token set`.",
       );
     }
@@ -391,9 +392,7 @@ describe("GraphQL answers that are not the data asked for", () => {
       const { client, requests } = answering(() => json(TIMEOUT_BODY, { status }));
       const error = await caught(client.blame(TOKEN, { repo: DEMO, path: "big.txt" }));
       expect(error).toBeInstanceOf(UpstreamTimeoutError);
-      expect((error as UpstreamTimeoutError).userMessage).toBe(
-        "GitHub did not answer in time. Try again in a moment.",
-      );
+      expect(sentenceOf(error)).toBe("GitHub did not answer in time. Try again in a moment.");
       expect(requests).toHaveLength(1); // GitHub already spent its 10 seconds: no retry
     }
   });
@@ -409,7 +408,7 @@ describe("GraphQL answers that are not the data asked for", () => {
     const error = await caught(client.viewer(TOKEN));
     expect(error).toBeInstanceOf(UpstreamError);
     expect((error as UpstreamError).reason).toBe("server_error");
-    expect((error as UpstreamError).userMessage).not.toContain("Unicorn");
+    expect(sentenceOf(error)).not.toContain("Unicorn");
     expect((error as UpstreamError).response).toMatchObject({
       status: 500,
       body: expect.stringContaining("Unicorn"),
@@ -520,7 +519,7 @@ describe("REST contributors answers that are not a list", () => {
     const { client } = answering(() => new Response(null, { status: 204 }));
     const error = await caught(client.contributors(TOKEN, { repo: DEMO, page: 1 }));
     expect(error).toBeInstanceOf(EmptyRepositoryError);
-    expect((error as EmptyRepositoryError).userMessage).toContain("has no commits yet");
+    expect(sentenceOf(error)).toContain("has no commits yet");
   });
 
   it("403 too large: GitHub will not list them", async () => {
@@ -538,7 +537,7 @@ describe("REST contributors answers that are not a list", () => {
       client.contributors(TOKEN, { repo: { owner: "torvalds", name: "linux" }, page: 1 }),
     );
     expect(error).toBeInstanceOf(TooLargeError);
-    expect((error as TooLargeError).userMessage).toContain("`torvalds/linux`");
+    expect(sentenceOf(error)).toContain("`torvalds/linux`");
   });
 
   it("404: the repository was not found", async () => {
@@ -575,7 +574,7 @@ describe("REST contributors answers that are not a list", () => {
       const error = await caught(client.contributors(TOKEN, { repo: DEMO, page: 1 }));
       expect(error).toBeInstanceOf(PrimaryRateLimitError);
       expect((error as PrimaryRateLimitError).retryAt).toEqual(new Date(reset * 1000));
-      expect((error as PrimaryRateLimitError).userMessage).toContain(`<t:${reset}:R>`);
+      expect(sentenceOf(error)).toContain(`<t:${reset}:R>`);
     },
   );
 
@@ -599,7 +598,7 @@ describe("REST contributors answers that are not a list", () => {
     const error = await caught(client.contributors(TOKEN, { repo: DEMO, page: 1 }));
     expect(error).toBeInstanceOf(SecondaryRateLimitError);
     expect((error as SecondaryRateLimitError).retryAt).toEqual(new Date(NOW.getTime() + 120_000));
-    expect((error as SecondaryRateLimitError).userMessage).toBe(
+    expect(sentenceOf(error)).toBe(
       `GitHub asked RepoScout to slow down (a secondary rate limit). Try again <t:${NOW.getTime() / 1000 + 120}:R>.`,
     );
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { sentenceOf } from "../sentenceOf.js";
 import { TAG_DEPTH } from "../../src/github/documents.js";
 import { NotACommitError, PathNotFoundError, RefNotFoundError } from "../../src/github/errors.js";
 import {
@@ -118,7 +119,7 @@ describe("blame at an annotated tag", () => {
     const treeError = await caught(ofTree.client.blame(TOKEN, { repo: DEMO, ref: "tree-tag", path: "a" }));
     expect(treeError).toBeInstanceOf(NotACommitError);
     expect(treeError).toMatchObject({ code: "not_a_commit", objectType: "Tree", tags: 1 });
-    expect((treeError as NotACommitError).userMessage).toBe(
+    expect(sentenceOf(treeError)).toBe(
       "Revision `tree-tag` of `demo/widgets` is a tag of a folder (a Git tree), not of a commit, so it has no history to show. Give a branch, a tag of a commit or a commit id as `ref`.",
     );
 
@@ -133,7 +134,7 @@ describe("blame at an annotated tag", () => {
     });
     const blobError = await caught(ofBlob.client.blame(TOKEN, { repo: DEMO, ref: "key", path: "a" }));
     expect(blobError).toMatchObject({ objectType: "Blob", tags: 2 });
-    expect((blobError as NotACommitError).userMessage).toContain("is a tag of a single file (a Git blob)");
+    expect(sentenceOf(blobError)).toContain("is a tag of a single file (a Git blob)");
   });
 
   it("refuses a chain of tags deeper than the documents follow, naming the bound", async () => {
@@ -146,7 +147,7 @@ describe("blame at an annotated tag", () => {
     const error = await caught(client.blame(TOKEN, { repo: DEMO, ref: "deep", path: "a" }));
     expect(error).toBeInstanceOf(NotACommitError);
     expect(error).toMatchObject({ objectType: "Tag", tags: TAG_DEPTH });
-    expect((error as NotACommitError).userMessage).toContain(`nested more than ${TAG_DEPTH} deep`);
+    expect(sentenceOf(error)).toContain(`nested more than ${TAG_DEPTH} deep`);
   });
 
   it("a path missing at the tagged commit: the path was not found at the tag the user named", async () => {
@@ -176,7 +177,7 @@ describe("blame at an annotated tag", () => {
     });
     const error = await caught(client.blame(TOKEN, { repo: DEMO, ref: "v1.0", path: "nope.md" }));
     expect(error).toBeInstanceOf(PathNotFoundError);
-    expect((error as PathNotFoundError).userMessage).toContain("at `v1.0`");
+    expect(sentenceOf(error)).toContain("at `v1.0`");
   });
 
   it("a null `file` below the tag's target is explained by the errors at that place", async () => {

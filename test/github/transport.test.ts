@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { sentenceOf } from "../sentenceOf.js";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -103,7 +104,7 @@ describe("retries (fake fetch)", () => {
     }).client;
     const error = await caught(refused.viewer(TOKEN));
     expect(error).toMatchObject({ reason: "unreachable" });
-    expect((error as UpstreamError).userMessage).toBe("GitHub could not be reached. Try again in a moment.");
+    expect(sentenceOf(error)).toBe("GitHub could not be reached. Try again in a moment.");
     expect(refusedCalls).toBe(1);
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { sentenceOf } from "../sentenceOf.js";
 import {
   GitHubForbiddenError,
   NotAFileError,
@@ -63,7 +64,7 @@ describe("blame of a path that is not a file", () => {
     const error = await caught(client.blame(TOKEN, { repo: DEMO, path: "docs" }));
     expect(error).toBeInstanceOf(NotAFileError);
     expect(error).toMatchObject({ code: "not_a_file", found: "folder", path: "docs" });
-    expect((error as NotAFileError).userMessage).toBe(
+    expect(sentenceOf(error)).toBe(
       "`docs` in `demo/widgets` is a folder, and blame works on files. Use `/contents` to list it, or give a file as `path`.",
     );
     expect(requests).toHaveLength(1);
@@ -90,8 +91,8 @@ describe("blame of a path that is not a file", () => {
     const { client } = answering(failedBlame("vendor/gearbox", entryOfType("commit")));
     const error = await caught(client.blame(TOKEN, { repo: DEMO, path: "vendor/gearbox" }));
     expect(error).toMatchObject({ code: "not_a_file", found: "submodule" });
-    expect((error as NotAFileError).userMessage).toBe(
-      "`vendor/gearbox` in `demo/widgets` is a submodule: its files live in another repository.",
+    expect(sentenceOf(error)).toBe(
+      "`vendor/gearbox` in `demo/widgets` is a submodule: its files live in another repository, which `/contents path:.gitmodules` names. Ask about that repository instead.",
     );
   });
 
@@ -115,8 +116,8 @@ describe("blame of a path that is not a file", () => {
     });
     const error = await caught(client.blame(TOKEN, { repo: DEMO, path: "nope.ts" }));
     expect(error).toBeInstanceOf(PathNotFoundError);
-    expect((error as PathNotFoundError).userMessage).toBe(
-      "Path `nope.ts` was not found in `demo/widgets` at the default branch. Check `path`.",
+    expect(sentenceOf(error)).toBe(
+      "Path `nope.ts` was not found in `demo/widgets` at the default branch. Check `path`; `/contents` lists the files that are there.",
     );
   });
 
@@ -176,8 +177,8 @@ describe("contents of a submodule", () => {
     const error = await caught(client.contents(TOKEN, { repo: DEMO, path: "vendor/gearbox" }));
     expect(error).toBeInstanceOf(NotAFileError);
     expect(error).toMatchObject({ code: "not_a_file", found: "submodule", path: "vendor/gearbox" });
-    expect((error as NotAFileError).userMessage).toBe(
-      "`vendor/gearbox` in `demo/widgets` is a submodule: its files live in another repository.",
+    expect(sentenceOf(error)).toBe(
+      "`vendor/gearbox` in `demo/widgets` is a submodule: its files live in another repository, which `/contents path:.gitmodules` names. Ask about that repository instead.",
     );
     expect(requests).toHaveLength(1);
     expect(variablesOf(requests[0]!)).toEqual({
@@ -214,7 +215,7 @@ describe("contents of a submodule", () => {
     });
     const error = await caught(client.contents(TOKEN, { repo: DEMO, ref: "main", path: "vendor/nope" }));
     expect(error).toBeInstanceOf(PathNotFoundError);
-    expect((error as PathNotFoundError).userMessage).toContain("`vendor/nope` was not found");
+    expect(sentenceOf(error)).toContain("`vendor/nope` was not found");
   });
 
   it("a folder still lists (its entry is a tree), and the root asks for no entry", async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { sentenceOf } from "../sentenceOf.js";
 import { TokenChecksExhaustedError, createAttemptLimit } from "../../src/tokens/attemptLimit.js";
 
 describe("the attempt limit of /token set", () => {
@@ -19,7 +20,7 @@ describe("the attempt limit of /token set", () => {
 
   it("tells the admin when to try again, and that nothing was sent", () => {
     const error = new TokenChecksExhaustedError(new Date(1_900_000_000_000));
-    expect(error.userMessage).toContain("<t:1900000000:R>");
-    expect(error.userMessage).toMatch(/not sent to GitHub/);
+    expect(sentenceOf(error)).toContain("<t:1900000000:R>");
+    expect(sentenceOf(error)).toMatch(/not sent to GitHub/);
   });
 });

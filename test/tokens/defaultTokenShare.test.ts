@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { sentenceOf } from "../sentenceOf.js";
 import type { RateLimitSnapshot } from "../../src/github/types.js";
 import { DefaultShareUsedUpError, createDefaultTokenShare } from "../../src/tokens/defaultTokenShare.js";
 import { createMemoryShareCounters, type ShareCounters } from "../../src/tokens/shareCounters.js";
@@ -71,8 +72,8 @@ describe("fair use of the default token", () => {
       .check(inServer, "graphql")
       .catch((error: unknown) => error)) as DefaultShareUsedUpError;
     expect(refused.until.toISOString()).toBe("2030-01-01T11:00:00.000Z");
-    expect(refused.userMessage).toMatch(/used up for this server until <t:\d+:t> \(<t:\d+:R>\)/);
-    expect(refused.userMessage).toContain("`/login`");
+    expect(sentenceOf(refused)).toMatch(/used up for this server until <t:\d+:t> \(<t:\d+:R>\)/);
+    expect(sentenceOf(refused)).toContain("`/login`");
   });
 
   it("lets calls through when its counters fail: fair use never fails a command", async () => {

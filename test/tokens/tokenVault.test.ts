@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
+import { sentenceOf } from "../sentenceOf.js";
 import { mkdtemp, readFile, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "@keyv/redis";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openStores, type Stores } from "../../src/cache/openStores.js";
-import { isUserFacingError } from "../../src/errors.js";
 import { silentLogger } from "../../src/logger.js";
 import {
   TokenStoreUnavailableError,
@@ -129,7 +129,7 @@ describe("token vault", () => {
       .get(GUILD)
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(VaultLockedError);
-    expect(isUserFacingError(error) && error.userMessage).toMatch(/TOKEN_ENCRYPTION_KEY/);
+    expect(sentenceOf(error)).toMatch(/TOKEN_ENCRYPTION_KEY/);
     expect(await vaultWith(undefined).clear(GUILD)).toBe(true);
   });
 
@@ -140,7 +140,7 @@ describe("token vault", () => {
       .set(GUILD, { token: TOKEN, setBy: ADMIN, login: "octocat" })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(VaultKeyMissingError);
-    expect((error as VaultKeyMissingError).userMessage).toBe(
+    expect(sentenceOf(error)).toBe(
       "This bot has no TOKEN_ENCRYPTION_KEY, so it cannot store server tokens. Ask its operator to set one.",
     );
     expect(await stores.durable("vault").get(GUILD)).toBeUndefined();
@@ -225,7 +225,7 @@ describe("token vault over a store that fails", () => {
       const vault = createTokenVault({ store: stores.durable("vault"), key: KEY_A, logger: silentLogger() });
       const error = await vault.get(GUILD).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(TokenStoreUnavailableError);
-      expect((error as TokenStoreUnavailableError).userMessage).toBe(
+      expect(sentenceOf(error)).toBe(
         "RepoScout cannot read this server's token store right now. Try again in a moment.",
       );
       await expect(vault.status(GUILD)).rejects.toBeInstanceOf(TokenStoreUnavailableError);

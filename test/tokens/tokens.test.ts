@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { sentenceOf } from "../sentenceOf.js";
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -122,8 +123,8 @@ describe("token resolution", () => {
     const resolver = createTokenResolver({ vault: { get: async () => null }, fingerprintKey });
     const error = await resolver.resolve(asker(GUILD)).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(MissingTokenError);
-    expect((error as MissingTokenError).userMessage).toBe(
-      "This server has no GitHub token and the bot has no default one. An admin can run `/token set`.",
+    expect(sentenceOf(error)).toBe(
+      "This server has no GitHub token and the bot has no default one. An admin can run `/token set`, or sign in with `/login` to use your own GitHub account.",
     );
     await expect(resolver.resolve(asker(null))).rejects.toBeInstanceOf(MissingTokenError);
   });
@@ -248,7 +249,10 @@ describe("guild settings", () => {
     await settings.setPrivateAnswersInChannel(GUILD, true);
     await stores.close();
     expect(await settings.getPrivateAnswersInChannel(GUILD)).toBe(false);
-    await expect(settings.read(GUILD)).rejects.toThrow(/cannot read this server's settings/);
-    await expect(settings.setPrivateAnswersInChannel(GUILD, false)).rejects.toThrow(/cannot save/);
+    const error = await settings.read(GUILD).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(SettingsStoreUnavailableError);
+    expect(sentenceOf(error)).toMatch(/cannot read this server's settings/);
+    const saving = await settings.setPrivateAnswersInChannel(GUILD, false).catch((thrown: unknown) => thrown);
+    expect(sentenceOf(saving)).toMatch(/cannot save this server's settings/);
   });
 });

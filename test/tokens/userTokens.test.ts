@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { sentenceOf } from "../sentenceOf.js";
 import { mkdtemp, readFile, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -90,7 +91,7 @@ describe("the user-token vault", () => {
     await stores.close();
     const error = await vault.get(USER).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TokenStoreUnavailableError);
-    expect((error as TokenStoreUnavailableError).userMessage).toContain("your GitHub sign-in");
+    expect(sentenceOf(error)).toContain("your GitHub sign-in");
   });
 
   it("writes no token in clear into the SQLite vault file", async () => {
@@ -226,7 +227,7 @@ describe("user tokens: renewal and refusal", () => {
     clock += 8 * HOUR;
     const error = await tokens.tokenFor(USER).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(SignInEndedError);
-    expect((error as SignInEndedError).userMessage).toContain("Run `/login` to sign in again.");
+    expect(sentenceOf(error)).toContain("Run `/login` to sign in again.");
     expect(await store.get(USER)).toBeNull();
     expect(await tokens.tokenFor(USER)).toBeNull();
     expect(text()).toContain("renewal refused: bad_refresh_token");

@@ -149,7 +149,12 @@ export async function contributorsAnswer(options: {
   return { status: 200, headers, body: items };
 }
 
-/** GitHub's Link header: prev, next, last, first (as they apply), keeping the other parameters. */
+/**
+ * GitHub's Link header: prev, next, last, first (as they apply), keeping the other parameters. Past
+ * the last page GitHub still says where the list ends: `prev` points at the last page (not at the
+ * page before the one asked for) and `last` is kept, beside `first` (measured on api.github.com
+ * listings: `page=99` of a 6-page list answers `[]` with prev 6, last 6, first 1).
+ */
 function linkHeader(base: string, query: URLSearchParams, page: number, lastPage: number): string | null {
   const url = (target: number): string => {
     const params = new URLSearchParams(query);
@@ -158,6 +163,11 @@ function linkHeader(base: string, query: URLSearchParams, page: number, lastPage
     return `<${base}?${params.toString()}>`;
   };
   const links: string[] = [];
+  if (page > lastPage) {
+    return [`${url(lastPage)}; rel="prev"`, `${url(lastPage)}; rel="last"`, `${url(1)}; rel="first"`].join(
+      ", ",
+    );
+  }
   if (page > 1) links.push(`${url(page - 1)}; rel="prev"`);
   if (page < lastPage) links.push(`${url(page + 1)}; rel="next"`, `${url(lastPage)}; rel="last"`);
   if (page > 1) links.push(`${url(1)}; rel="first"`);

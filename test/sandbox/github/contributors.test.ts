@@ -149,6 +149,27 @@ describe("GET /repos/{owner}/{repo}/contributors", () => {
     expect(beyond.body).toEqual([]);
   });
 
+  it("past the last page answers [] and still says where the list ends: prev and last at the last page, first", async () => {
+    const base = `${standIn.restUrl}/repositories/700005/contributors`;
+    const four = await rest(standIn, "/repos/demo/crowd/contributors?page=4");
+    expect(four.status).toBe(200);
+    expect(four.body).toEqual([]);
+    expect(four.headers.get("link")).toBe(
+      `<${base}?page=3>; rel="prev", <${base}?page=3>; rel="last", <${base}?page=1>; rel="first"`,
+    );
+    const far = await rest(standIn, "/repos/demo/crowd/contributors?anon=1&per_page=40&page=99");
+    expect(far.headers.get("link")).toBe(
+      `<${base}?anon=1&per_page=40&page=3>; rel="prev", <${base}?anon=1&per_page=40&page=3>; rel="last", <${base}?anon=1&per_page=40&page=1>; rel="first"`,
+    );
+    // A list that fits on one page: page 2 is past its end too.
+    const widgetsBase = `${standIn.restUrl}/repositories/700001/contributors`;
+    const two = await rest(standIn, "/repos/demo/widgets/contributors?page=2");
+    expect(two.body).toEqual([]);
+    expect(two.headers.get("link")).toBe(
+      `<${widgetsBase}?page=1>; rel="prev", <${widgetsBase}?page=1>; rel="last", <${widgetsBase}?page=1>; rel="first"`,
+    );
+  });
+
   it("serves /repositories/{id}/contributors and the Enterprise /api/v3 base", async () => {
     const byId = await rest(standIn, "/repositories/700001/contributors");
     const byName = await rest(standIn, "/repos/demo/widgets/contributors");
