@@ -4,7 +4,8 @@ import type { CommandAnswer, CommandModule, CommandRequest } from "../src/bot/co
 import { linesOption, parseWith, refOption, repoOption, threadOption } from "../src/bot/commonOptions.js";
 import type { Services } from "../src/bot/services.js";
 import { ExpiredComponentError, InvalidOptionError } from "../src/errors.js";
-import { formatBlame } from "../src/format/blame.js";
+import { blameLineCount, formatBlame } from "../src/format/blame.js";
+import { selectLines } from "../src/format/lineSelection.js";
 import { formatThreadSummary, threadName } from "../src/format/error.js";
 import type { NavigationButtons } from "../src/format/message.js";
 import type { BlameAnswer, RepoRef } from "../src/github/types.js";
@@ -47,16 +48,6 @@ const rawSchema = z.object({
   thread: z.boolean().optional(),
 });
 
-function lineCountOf(answer: BlameAnswer): number {
-  // A binary file has blame ranges (git counts its newline bytes) but no lines to page through.
-  if (answer.file.kind === "binary") return 0;
-  const lastRange = answer.ranges.at(-1);
-  if (lastRange) return lastRange.endingLine;
-  if (answer.file.kind !== "text" || answer.file.text.length === 0) return 0;
-  const text = answer.file.text;
-  return text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
-}
-
 async function render(
   fetched: Fetched<BlameAnswer>,
   span: LineSpan | undefined,
@@ -64,30 +55,30 @@ async function render(
   repo: RepoRef,
 ): Promise<CommandAnswer> {
   const { value: answer, freshness } = fetched;
-  const total = lineCountOf(answer);
-  const last = Math.max(total, 1);
-  let start = span?.start ?? 1;
-  let end = span?.end ?? start + DEFAULT_LINES - 1;
-  // As formatBlame does: a window wholly past the end moves back to the last lines, keeping its size.
-  if (start > last) [start, end] = [Math.max(1, last - (end - start)), last];
-  end = Math.max(start, Math.min(end, last));
-  const size = end - start + 1;
+  const total = blameLineCount(answer);
+  const start = span?.start ?? 1;
+  const view = {
+    startLine: start,
+    endLine: span?.end ?? start + DEFAULT_LINES - 1,
+    requestedLines: span !== undefined,
+  };
+  // The lines the answer shows (formatBlame makes the same choice): the buttons turn from there.
+  const shown = selectLines(
+    { start: view.startLine, end: view.endLine, requested: view.requestedLines },
+    total,
+  );
+  const size = shown.end - shown.start + 1;
   const buttons: NavigationButtons = {};
   const base = { repo, oid: answer.commit.oid, path: answer.path };
-  if (start > 1) {
-    const state: BlameButtonState = { ...base, start: Math.max(1, start - size), end: start - 1 };
+  if (total > 0 && shown.start > 1) {
+    const state: BlameButtonState = { ...base, start: Math.max(1, shown.start - size), end: shown.start - 1 };
     buttons.previous = `blame:${await services.buttons.put(state)}`;
   }
-  if (end < total) {
-    const state: BlameButtonState = { ...base, start: end + 1, end: Math.min(total, end + size) };
+  if (shown.end < total) {
+    const state: BlameButtonState = { ...base, start: shown.end + 1, end: Math.min(total, shown.end + size) };
     buttons.next = `blame:${await services.buttons.put(state)}`;
   }
-  const message = formatBlame(
-    answer,
-    // The end as asked: past the file's end, the answer says where the file stops.
-    { startLine: start, endLine: Math.max(end, span?.end ?? end), requestedLines: span !== undefined },
-    { freshness, now: services.now(), buttons },
-  );
+  const message = formatBlame(answer, view, { freshness, now: services.now(), buttons });
   const subject = `${repo.owner}/${repo.name} ${answer.path}`;
   return {
     message,

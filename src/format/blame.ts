@@ -13,6 +13,7 @@ import {
 } from "./escape.js";
 import { HEAT_LEGEND, heatMark, UNKNOWN_HEAT } from "./heat.js";
 import { fitMessage, LIMITS } from "./limits.js";
+import { selectLines } from "./lineSelection.js";
 import {
   COLORS,
   emptyMessage,
@@ -37,7 +38,7 @@ import {
   utf8Bytes,
 } from "./snippet.js";
 
-/** Which lines to show: already validated by the command; clamped here to the file. */
+/** Which lines to show, as asked: already validated by the command; fitted here to the file. */
 export interface BlameView {
   startLine: number;
   endLine: number;
@@ -58,9 +59,27 @@ function column(text: string, width: number): string {
   return truncate(text, width).padEnd(width);
 }
 
-/** A whole number, or the fallback for anything else. */
-function wholeNumber(value: number, fallback: number): number {
-  return Number.isFinite(value) ? Math.floor(value) : fallback;
+/** Lines of a text: a final newline ends the last line (as `splitFileLines` counts them). */
+function textLineCount(text: string): number {
+  if (text === "") return 0;
+  let count = 0;
+  for (let index = text.indexOf("\n"); index !== -1; index = text.indexOf("\n", index + 1)) count += 1;
+  return text.endsWith("\n") ? count : count + 1;
+}
+
+/**
+ * The lines a blame answer has to show: those of its text or, when GitHub cut the text, as far as
+ * the ranges go (they cover the whole file). A binary file has none, whatever its ranges say.
+ */
+export function blameLineCount(answer: BlameAnswer): number {
+  const file = answer.file;
+  if (file.kind !== "text") return 0;
+  const textLines = textLineCount(file.text);
+  if (!file.isTruncated) return textLines;
+  return answer.ranges.reduce(
+    (max, range) => (Number.isFinite(range.endingLine) ? Math.max(max, range.endingLine) : max),
+    textLines,
+  );
 }
 
 /**
@@ -70,23 +89,19 @@ function wholeNumber(value: number, fallback: number): number {
  * the pinned commit; Previous / Next / Open on GitHub buttons. What does not fit (more than 50
  * lines, or Discord's limits) is counted visibly and attached whole as
  * `blame-<file>-L<a>-<b>.txt`. Binary, empty and cut (512,000 bytes) files are explained; a
- * selection past the end is clamped and the file's line count is said.
+ * selection past the end is clamped or moved, and said so (see `selectLines`).
  */
 export function formatBlame(answer: BlameAnswer, view: BlameView, meta: BlameMeta): FormattedMessage {
   const ranges = normalizeRanges(answer.ranges);
   const file = answer.file;
   const lines = file.kind === "text" ? splitFileLines(file.text) : [];
-  const lastRangeEnd = ranges.reduce((max, range) => Math.max(max, range.endingLine), 0);
-  const total = file.kind === "text" ? Math.max(lines.length, file.isTruncated ? lastRangeEnd : 0) : 0;
-
-  let start = wholeNumber(view.startLine, 1);
-  let end = wholeNumber(view.endLine, start);
-  if (end < start) [start, end] = [end, start];
-  const pastTheEnd = total > 0 && end > total;
-  // A window wholly past the end moves back to the file's last lines, keeping its size.
-  if (total > 0 && start > total) [start, end] = [Math.max(1, total - (end - start)), total];
-  start = Math.min(Math.max(1, start), Math.max(1, total));
-  end = Math.min(Math.max(start, end), Math.max(1, total));
+  const total = blameLineCount(answer);
+  const selection = selectLines(
+    { start: view.startLine, end: view.endLine, requested: view.requestedLines },
+    total,
+  );
+  const { start } = selection;
+  const end = Math.max(start, selection.end);
 
   const title = escapeLabel(`blame ${answer.repository.nameWithOwner} ${answer.path}`, LIMITS.title);
   const fileUrl = objectUrl(answer.repository.url, "blob", answer.commit.oid, answer.path);
@@ -100,12 +115,7 @@ export function formatBlame(answer: BlameAnswer, view: BlameView, meta: BlameMet
   } else if (total === 0) {
     notes.push("This file is empty: there are no lines to blame.");
   } else {
-    notes.push(`Lines ${formatCount(start)}–${formatCount(end)} of ${formatCount(total)}.`);
-    if (pastTheEnd && view.requestedLines) {
-      notes.push(
-        `The file has ${formatCount(total)} ${total === 1 ? "line" : "lines"}, so the selection stops there.`,
-      );
-    }
+    notes.push(...selection.sentences);
     if (file.isTruncated) {
       notes.push(
         `GitHub cut this file's text at ${GIT_BLOB_TEXT_LIMIT} (the file is ${formatBytes(file.byteSize)}); ` +

@@ -206,6 +206,39 @@ describe("/blame answers", () => {
     expect(buttonId(message, /Previous/)).not.toBeNull();
   });
 
+  it("says 'Line 5 of N.' for one line, and that lines wholly past the end moved to the last ones", async () => {
+    const one = answerOf(
+      await world().run({
+        kind: "slash",
+        name: "blame",
+        options: { repo: WIDGETS, path: DEMO_PATHS.engine, lines: "5" },
+      }),
+    );
+    expect(one.embed.description).toMatch(/^Line 5 of 2,\d{3}\.\n/);
+
+    const { embed, message } = answerOf(
+      await world().run({
+        kind: "slash",
+        name: "blame",
+        options: { repo: WIDGETS, path: DEMO_PATHS.engine, lines: "7000-7010" },
+      }),
+    );
+    const match =
+      /^Lines 7,000–7,010 are past the end of the file \((2,\d{3}) lines\); showing the last lines, (2,\d{3})–(2,\d{3})\.\n/.exec(
+        embed.description!,
+      );
+    expect(match, embed.description).not.toBeNull();
+    const total = Number(match![1]!.replace(",", ""));
+    expect(Number(match![3]!.replace(",", ""))).toBe(total);
+    expect(Number(match![2]!.replace(",", ""))).toBe(total - 10);
+    expect(embed.description).not.toContain("stops there");
+    expect([...codeLines(embed.description!).keys()]).toEqual(
+      Array.from({ length: 11 }, (_, index) => total - 10 + index),
+    );
+    expect(buttonId(message, /Next/)).toBeNull();
+    expect(buttonId(message, /Previous/)).not.toBeNull();
+  });
+
   it("explains a binary file instead of showing lines", async () => {
     const { embed, message } = answerOf(
       await world().run({ kind: "slash", name: "blame", options: { repo: WIDGETS, path: DEMO_PATHS.logo } }),

@@ -272,8 +272,28 @@ describe("formatBlame on special files", () => {
     expectValidMessage(message);
     expect(descriptionOf(message)).toContain("Lines 25–30 of 30.");
     expect(descriptionOf(message)).toContain("The file has 30 lines");
-    const wholly = lines(answer, 100, 110);
-    expect(descriptionOf(wholly)).toContain("Lines 20–30 of 30.");
+  });
+
+  it("says 'Line 5 of 30.' for one line", () => {
+    const description = descriptionOf(lines(makeBlame({ lines: makeLines(30, 10) }), 5, 5));
+    expect(description).toMatch(/^Line 5 of 30\.\n/);
+    expect(description).not.toContain("Lines 5–5");
+  });
+
+  it("says that a selection wholly past the end moved to the last lines, and why", () => {
+    const answer = makeBlame({ lines: makeLines(30, 10) });
+    const message = lines(answer, 100, 110);
+    expectValidMessage(message);
+    const description = descriptionOf(message);
+    expect(description).toMatch(
+      /^Lines 100–110 are past the end of the file \(30 lines\); showing the last lines, 20–30\.\n/,
+    );
+    expect(description).not.toContain("stops there");
+    const shown = codeBlocks(description)[0]!.split("\n").slice(1, -1);
+    expect(shown.map((line) => Number(/^\s*(\d+)/.exec(line)![1]))).toEqual(
+      Array.from({ length: 11 }, (_, index) => 20 + index),
+    );
+    expect(message.embeds[0]!.url).toMatch(/#L20-L30$/);
   });
 
   it("survives ranges that are unsorted, overlapping or leave lines uncovered", () => {
