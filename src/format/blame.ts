@@ -2,7 +2,7 @@ import type { APIEmbed } from "discord-api-types/v10";
 import type { BlameAnswer, BlameRange } from "../github/types.js";
 import { blameAttachmentText } from "./blameAttachment.js";
 import { blameFields, groupField } from "./blameFields.js";
-import { authorOf, groupByCommit, normalizeRanges, rangesOverlapping, rangeWalker } from "./blameRanges.js";
+import { authorOf, groupByCommit, normalizeRanges, rangesWithin, rangeWalker } from "./blameRanges.js";
 import {
   breakCodeFences,
   ELLIPSIS,
@@ -124,8 +124,9 @@ export function formatBlame(answer: BlameAnswer, view: BlameView, meta: BlameMet
     }
   }
 
-  const selected = hasLines ? rangesOverlapping(ranges, start, end) : ranges;
-  const groups = groupByCommit(selected);
+  // The commits of the selection (clipped to it): the attachment lists them all.
+  const groups = groupByCommit(hasLines ? rangesWithin(ranges, start, end) : []);
+  let fieldGroups = groups;
   const fixed = title.length + footer.length;
   const fieldsNeed = groups.slice(0, LIMITS.fields).reduce((sum, group) => {
     const field = groupField(group);
@@ -173,6 +174,10 @@ export function formatBlame(answer: BlameAnswer, view: BlameView, meta: BlameMet
       anyCut ||= display.cut;
     }
     const omitted = count - shown.length;
+    // The fields speak of the lines in the message; the attachment holds the rest.
+    if (omitted > 0 && shown.length > 0) {
+      fieldGroups = groupByCommit(rangesWithin(ranges, start, start + shown.length - 1));
+    }
     const parts: string[] = [];
     if (shown.length > 0) parts.push(`${head}${shown.join("\n")}\n\`\`\``);
     else parts.push(description);
@@ -187,12 +192,10 @@ export function formatBlame(answer: BlameAnswer, view: BlameView, meta: BlameMet
         description: truncate(`blame of ${sanitizeSingleLine(answer.path)}, lines ${start}-${end}`, 200),
       });
     }
-  } else if (groups.length > 0) {
-    description += `\n${HEAT_LEGEND}`;
   }
 
   const fieldsBudget = LIMITS.embedTotal - fixed - description.length;
-  const fields = blameFields(groups, fieldsBudget, files.length > 0);
+  const fields = blameFields(fieldGroups, fieldsBudget, files.length > 0);
   const embed: APIEmbed = { title, color: COLORS.blame, description, footer: { text: footer } };
   const link = embedUrl(url);
   if (link) embed.url = link;

@@ -35,13 +35,21 @@ export function firstRangeEndingFrom(ranges: readonly BlameRange[], line: number
   return low;
 }
 
-/** The ranges that own some line of `start..end`, in line order. */
-export function rangesOverlapping(ranges: readonly BlameRange[], start: number, end: number): BlameRange[] {
+/**
+ * The ranges that own some line of `start..end`, in line order, clipped to it: a range of lines
+ * 1-22 is 3-7 for a selection of lines 3-7, since the answer speaks only of the lines it shows.
+ */
+export function rangesWithin(ranges: readonly BlameRange[], start: number, end: number): BlameRange[] {
   const found: BlameRange[] = [];
   for (let index = firstRangeEndingFrom(ranges, start); index < ranges.length; index += 1) {
     const range = ranges[index]!;
     if (range.startingLine > end) break;
-    if (range.endingLine >= start) found.push(range);
+    if (range.endingLine < start) continue;
+    found.push({
+      ...range,
+      startingLine: Math.max(start, range.startingLine),
+      endingLine: Math.min(end, range.endingLine),
+    });
   }
   return found;
 }

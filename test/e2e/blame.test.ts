@@ -239,6 +239,38 @@ describe("/blame answers", () => {
     expect(buttonId(message, /Previous/)).not.toBeNull();
   });
 
+  it("lists under the code only the ranges of the lines shown, clipped to them", async () => {
+    for (const [first, last] of [
+      [3, 7],
+      [2000, 2029],
+    ] as const) {
+      const { embed } = answerOf(
+        await world().run({
+          kind: "slash",
+          name: "blame",
+          options: { repo: WIDGETS, path: DEMO_PATHS.engine, lines: `${first}-${last}` },
+        }),
+      );
+      const covered: number[] = [];
+      for (const field of embed.fields ?? []) {
+        for (const [, a, b] of field.name.matchAll(/L(\d+)(?:-L(\d+))?/g)) {
+          const from = Number(a);
+          const to = Number(b ?? a);
+          expect(from, field.name).toBeGreaterThanOrEqual(first);
+          expect(to, field.name).toBeLessThanOrEqual(last);
+          for (let line = from; line <= to; line += 1) covered.push(line);
+        }
+      }
+      // Every span listed is of lines shown, the first line shown among them (a commit with more
+      // than four spans lists "+N more", so the union need not be every line).
+      const shown = [...codeLines(embed.description!).keys()];
+      expect(shown[0]).toBe(first);
+      expect(covered).toContain(first);
+      for (const line of covered) expect(shown).toContain(line);
+      expect(new Set(covered).size).toBe(covered.length);
+    }
+  });
+
   it("explains a binary file instead of showing lines", async () => {
     const { embed, message } = answerOf(
       await world().run({ kind: "slash", name: "blame", options: { repo: WIDGETS, path: DEMO_PATHS.logo } }),

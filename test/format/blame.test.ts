@@ -207,15 +207,18 @@ describe("formatBlame on large selections", () => {
     expect(attachmentText(message)).toContain("x".repeat(500));
   });
 
-  it("keeps 2,000 ranges within 25 fields and counts the rest", () => {
-    const answer = makeBlame({ lines: makeLines(10_000, 40), ranges: makeRanges(10_000, 2000, 2000) });
+  it("keeps the ranges of the lines shown within 25 fields and counts the rest", () => {
+    // A range per line, each of another commit: the 50 lines shown have 50 ranges.
+    const answer = makeBlame({ lines: makeLines(10_000, 40), ranges: makeRanges(10_000, 10_000, 2000) });
     const message = lines(answer, 1, 10_000);
     expectValidMessage(message);
+    const linesShown = codeBlocks(descriptionOf(message))[0]!.split("\n").slice(1, -1).length;
+    expect(linesShown).toBeGreaterThan(25);
     const fields = message.embeds[0]!.fields!;
     expect(fields.length).toBeLessThanOrEqual(25);
     const last = fields.at(-1)!;
     const shownRanges = fields.length - 1;
-    expect(last.name).toBe(`… and ${(2000 - shownRanges).toLocaleString("en-US")} more ranges`);
+    expect(last.name).toBe(`… and ${(linesShown - shownRanges).toLocaleString("en-US")} more ranges`);
     expect(last.value).toContain("attachment");
     expect(attachmentText(message)).toContain("commits in these lines:");
   });
@@ -233,6 +236,49 @@ describe("formatBlame on large selections", () => {
     expectValidMessage(message);
     expect(message.embeds[0]!.fields).toHaveLength(2);
     expect(message.embeds[0]!.fields![0]!.name).toMatch(/^L1, L3, L5, L7, \+6 more 🟥 /);
+  });
+});
+
+describe("formatBlame lists the ranges of the lines shown", () => {
+  const older = makeCommit(1, { messageHeadline: "Write the file" });
+  const newer = makeCommit(2, { messageHeadline: "Touch the end" });
+  const source = makeLines(2029, 20);
+  const answer = makeBlame({
+    lines: source,
+    ranges: [
+      { startingLine: 1, endingLine: 22, age: 10, commit: older },
+      { startingLine: 23, endingLine: 1997, age: 5, commit: newer },
+      { startingLine: 1998, endingLine: 2001, age: 3, commit: older },
+      { startingLine: 2002, endingLine: 2029, age: 1, commit: newer },
+    ],
+  });
+  const fieldNames = (message: ReturnType<typeof lines>) =>
+    (message.embeds[0]!.fields ?? []).map((field) => field.name.replace(/ \S+ [0-9a-f]{7}$/u, ""));
+
+  it("clips a range that starts before the selection to the lines shown (lines:3-7 lists L3-L7, not L1-L22)", () => {
+    expect(fieldNames(lines(answer, 3, 7))).toEqual(["L3-L7"]);
+  });
+
+  it("clips ranges at both ends (lines 2000-2029 list L2000-L2001, not L1998-L2001)", () => {
+    const message = lines(answer, 2000, 2029);
+    expectValidMessage(message);
+    expect(fieldNames(message)).toEqual(["L2000-L2001", "L2002-L2029"]);
+  });
+
+  it("lists only the ranges of the lines in the message, and the whole selection in the attachment", () => {
+    // 1,990-2,029 is 40 lines; with long lines only some fit, so the rest go to the attachment.
+    const wide = makeBlame({ lines: makeLines(2029, 110), ranges: answer.ranges });
+    const message = lines(wide, 1960, 2029);
+    expectValidMessage(message);
+    const shown = codeBlocks(descriptionOf(message))[0]!.split("\n").slice(1, -1);
+    expect(shown.length).toBeLessThan(70);
+    const lastShown = 1960 + shown.length - 1;
+    expect(lastShown).toBeLessThan(1998);
+    expect(fieldNames(message)).toEqual([`L1960-L${lastShown}`]);
+    const text = attachmentText(message);
+    expect(text).toContain("    L1960-L1997, L2002-L2029  ");
+    expect(text).toContain("    L1998-L2001  ");
+    expect(text).not.toContain("L23-L1997");
   });
 });
 
