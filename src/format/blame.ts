@@ -1,6 +1,7 @@
 import type { APIEmbed } from "discord-api-types/v10";
 import type { BlameAnswer, BlameRange } from "../github/types.js";
 import { blameAttachmentText } from "./blameAttachment.js";
+import { formatBinaryBlame } from "./blameBinary.js";
 import { blameFields, groupField } from "./blameFields.js";
 import { authorOf, groupByCommit, normalizeRanges, rangesWithin, rangeWalker } from "./blameRanges.js";
 import {
@@ -88,13 +89,18 @@ export function blameLineCount(answer: BlameAnswer): number {
  * heat, id, linked headline, author, relative date); a heat legend; the footer with freshness and
  * the pinned commit; Previous / Next / Open on GitHub buttons. What does not fit (more than 50
  * lines, or Discord's limits) is counted visibly and attached whole as
- * `blame-<file>-L<a>-<b>.txt`. Binary, empty and cut (512,000 bytes) files are explained; a
- * selection past the end is clamped or moved, and said so (see `selectLines`).
+ * `blame-<file>-L<a>-<b>.txt`. Empty and cut (512,000 bytes) files are explained; a binary file
+ * shows its last change instead (see `formatBinaryBlame`); a selection past the end is clamped or
+ * moved, and said so (see `selectLines`).
  */
 export function formatBlame(answer: BlameAnswer, view: BlameView, meta: BlameMeta): FormattedMessage {
-  const ranges = normalizeRanges(answer.ranges);
+  const title = escapeLabel(`blame ${answer.repository.nameWithOwner} ${answer.path}`, LIMITS.title);
+  const footer = footerText(meta.freshness, meta.now, answer.commit.oid);
   const file = answer.file;
-  const lines = file.kind === "text" ? splitFileLines(file.text) : [];
+  if (file.kind === "binary") return formatBinaryBlame(answer, file.byteSize, { title, footer });
+
+  const ranges = normalizeRanges(answer.ranges);
+  const lines = splitFileLines(file.text);
   const total = blameLineCount(answer);
   const selection = selectLines(
     { start: view.startLine, end: view.endLine, requested: view.requestedLines },
@@ -103,16 +109,12 @@ export function formatBlame(answer: BlameAnswer, view: BlameView, meta: BlameMet
   const { start } = selection;
   const end = Math.max(start, selection.end);
 
-  const title = escapeLabel(`blame ${answer.repository.nameWithOwner} ${answer.path}`, LIMITS.title);
   const fileUrl = objectUrl(answer.repository.url, "blob", answer.commit.oid, answer.path);
-  const hasLines = file.kind === "text" && total > 0;
+  const hasLines = total > 0;
   const url = hasLines ? `${fileUrl}#${start === end ? `L${start}` : `L${start}-L${end}`}` : fileUrl;
-  const footer = footerText(meta.freshness, meta.now, answer.commit.oid);
 
   const notes: string[] = [];
-  if (file.kind === "binary") {
-    notes.push(`This is a binary file (${formatBytes(file.byteSize)}): it has no lines to show.`);
-  } else if (total === 0) {
+  if (total === 0) {
     notes.push("This file is empty: there are no lines to blame.");
   } else {
     notes.push(...selection.sentences);

@@ -1,4 +1,5 @@
 import type { APIEmbedField } from "discord-api-types/v10";
+import type { BlameCommit } from "../github/types.js";
 import { ELLIPSIS, escapeLabel, truncate } from "./escape.js";
 import { heatMark } from "./heat.js";
 import { LIMITS } from "./limits.js";
@@ -18,10 +19,23 @@ export function groupField(group: CommitGroup): APIEmbedField {
   const commit = group.commit;
   const suffix = ` ${heatMark(group.age)} ${shortOid(commit.oid, commit.abbreviatedOid)}`;
   const name = truncate(spans.join(", "), LIMITS.fieldName - suffix.length) + suffix;
+  return { name, value: commitSummary(commit) };
+}
+
+/** A commit's linked headline, then its author and date: "[Fix it](url)\nby alice · <t:…:R>". */
+function commitSummary(commit: BlameCommit): string {
   const headline = escapeLabel(commit.messageHeadline || "(no commit message)", HEADLINE_WIDTH);
   const when = discordTimestamp(commit.authoredDate) ?? "date unknown";
   const author = escapeLabel(authorOf(commit), 60);
-  return { name, value: `${maskedLink(headline, commit.url)}\nby ${author} · ${when}` };
+  return `${maskedLink(headline, commit.url)}\nby ${author} · ${when}`;
+}
+
+/** The field of a file's last change (a binary file, which has no lines): its commit, headline, author, date. */
+export function lastChangeField(commit: BlameCommit): APIEmbedField {
+  return {
+    name: `Last changed in ${shortOid(commit.oid, commit.abbreviatedOid)}`,
+    value: commitSummary(commit),
+  };
 }
 
 function rangesWord(count: number): string {

@@ -103,3 +103,25 @@ export function groupByCommit(ranges: readonly BlameRange[]): CommitGroup[] {
   }
   return [...groups.values()];
 }
+
+/** The time of a commit: when it was made, else (an answer cached before that was kept) authored. */
+function commitTime(commit: BlameCommit): number {
+  const committed = Date.parse(commit.committedDate);
+  if (Number.isFinite(committed)) return committed;
+  const authored = Date.parse(commit.authoredDate);
+  return Number.isFinite(authored) ? authored : Number.NEGATIVE_INFINITY;
+}
+
+/**
+ * The newest commit owning some range: the last change to the file's content (every change to a
+ * file leaves lines of its own, but for one that only deleted lines). Undefined without ranges.
+ */
+export function newestCommit(ranges: readonly BlameRange[]): BlameCommit | undefined {
+  let newest: BlameCommit | undefined;
+  let newestTime = Number.NEGATIVE_INFINITY;
+  for (const range of ranges) {
+    const time = commitTime(range.commit);
+    if (newest === undefined || time > newestTime) [newest, newestTime] = [range.commit, time];
+  }
+  return newest;
+}

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { DEMO_PATHS, DEMO_REFS, DEMO_REPOSITORIES } from "../../src/sandbox/github/index.js";
 import { transcriptOf } from "../../src/sandbox/transcript.js";
@@ -18,6 +19,16 @@ import {
 
 const world = useWorld();
 const WIDGETS = DEMO_REPOSITORIES.widgets;
+
+/** The last commit of the default branch that changed `path`, as git says. */
+function lastCommitTouching(path: string): string {
+  const repository = world().github.world.repository("demo", "widgets")!;
+  return execFileSync(
+    "git",
+    ["--git-dir", repository.gitDir, "log", "-1", "--format=%H", DEMO_REFS.defaultBranch, "--", path],
+    { encoding: "utf8", env: { PATH: process.env.PATH ?? "/usr/bin:/bin", GIT_CONFIG_NOSYSTEM: "1" } },
+  ).trim();
+}
 
 /** The numbered lines of the code block of a blame answer: line number -> the text after the gutter. */
 function codeLines(description: string): Map<number, { gutter: string; text: string }> {
@@ -271,13 +282,41 @@ describe("/blame answers", () => {
     }
   });
 
-  it("explains a binary file instead of showing lines", async () => {
-    const { embed, message } = answerOf(
-      await world().run({ kind: "slash", name: "blame", options: { repo: WIDGETS, path: DEMO_PATHS.logo } }),
+  it("says a binary file is binary and shows its last change instead of ranges, in ONE request", async () => {
+    const before = world().github.requests.length;
+    const record = await world().run({
+      kind: "slash",
+      name: "blame",
+      options: { repo: WIDGETS, path: DEMO_PATHS.logo },
+    });
+    expectDeliveredWithoutPings(record);
+    const { embed, message } = answerOf(record);
+    expect(
+      world()
+        .github.requests.slice(before)
+        .map((request) => request.operationName),
+    ).toEqual(["Blame"]);
+    expect(embed.description).toMatch(
+      /^This is a binary file \([\d.]+ KiB\): it has no lines to blame\. Its last change:$/,
     );
-    expect(embed.description).toMatch(/binary file \([\d.]+ KiB\)/);
-    expect(embed.description).not.toContain("```");
+    // The demo logo was added, then updated: git's blame splits it into ranges of both commits,
+    // and the answer names the later one, as `git log -1 -- assets/logo.png` does.
+    const last = lastCommitTouching(DEMO_PATHS.logo);
+    expect(embed.fields).toHaveLength(1);
+    expect(embed.fields![0]!.name).toBe(`Last changed in ${last.slice(0, 7)}`);
+    expect(embed.fields![0]!.value).toMatch(
+      new RegExp(
+        `^\\[Update the logo\\]\\(https://github\\.com/demo/widgets/commit/${last}\\)\\nby \\S+ · <t:\\d+:R>$`,
+      ),
+    );
+    expect(embed.description).not.toContain("Heat:");
+    expect(markupProblems(message)).toEqual([]);
     expect(buttonId(message, /Next/)).toBeNull();
+    expect(buttonId(message, /Previous/)).toBeNull();
+    const main = commitOf(world(), WIDGETS, DEMO_REFS.defaultBranch);
+    expect(linkUrl(message, /History on GitHub/)).toBe(
+      `https://github.com/demo/widgets/commits/${main}/${DEMO_PATHS.logo}`,
+    );
   });
 
   it("explains an empty file", async () => {

@@ -283,18 +283,93 @@ describe("formatBlame lists the ranges of the lines shown", () => {
 });
 
 describe("formatBlame on special files", () => {
-  it("explains a binary file with its size, without a code block", () => {
-    const answer: BlameAnswer = {
+  describe("a binary file", () => {
+    const older = makeCommit(1, {
+      messageHeadline: "Add the logo",
+      authorLogin: "alice",
+      authoredDate: "2020-01-01T00:00:00Z",
+      committedDate: "2020-01-01T00:00:00Z",
+    });
+    // Authored before `older` but committed after it (a rebase): the last change all the same.
+    const newer = makeCommit(2, {
+      messageHeadline: "Update the *logo*",
+      authorLogin: "bob",
+      authoredDate: "2019-06-01T00:00:00Z",
+      committedDate: "2024-03-01T00:00:00Z",
+    });
+    const binary = (ranges: BlameAnswer["ranges"]): BlameAnswer => ({
       ...makeBlame({ lines: [] }),
-      path: "logo.png",
+      path: "assets/logo.png",
       file: { kind: "binary", byteSize: 12_600 },
-      ranges: [{ startingLine: 1, endingLine: 1, age: 10, commit: makeCommit(1) }],
-    };
+      ranges,
+    });
+    // What git's blame gives for a PNG: runs of bytes between newline bytes, as "lines".
+    const answer = binary([
+      { startingLine: 1, endingLine: 2, age: 10, commit: older },
+      { startingLine: 3, endingLine: 3, age: 1, commit: newer },
+      { startingLine: 4, endingLine: 9, age: 10, commit: older },
+    ]);
     const message = lines(answer, 1, 20, false);
-    expectValidMessage(message);
-    expect(descriptionOf(message)).toContain("binary file (12.3 KiB)");
-    expect(codeBlocks(descriptionOf(message))).toEqual([]);
-    expect(message.embeds[0]!.url).toBe(`${REPOSITORY.url}/blob/${PINNED.oid}/logo.png`);
+    const embed = message.embeds[0]!;
+
+    it("says it is binary, with its size, and shows no lines, ranges or heat key", () => {
+      expectValidMessage(message);
+      expect(descriptionOf(message)).toBe(
+        "This is a binary file (12.3 KiB): it has no lines to blame. Its last change:",
+      );
+      expect(codeBlocks(descriptionOf(message))).toEqual([]);
+      const texts = [
+        embed.description,
+        ...(embed.fields ?? []).flatMap((field) => [field.name, field.value]),
+      ];
+      for (const text of texts) {
+        expect(text).not.toMatch(/\bL\d/);
+        expect(text).not.toMatch(/[🟥🟧🟨🟩🟦]/u);
+        expect(text).not.toContain(HEAT_LEGEND);
+      }
+    });
+
+    it("shows the last change to the file: commit, message, author and date", () => {
+      expect(embed.fields).toEqual([
+        {
+          name: `Last changed in ${newer.abbreviatedOid}`,
+          value: `[Update the \\*logo\\*](${newer.url})\nby bob · <t:${Date.parse(newer.authoredDate) / 1000}:R>`,
+        },
+      ]);
+    });
+
+    it("links to the file and its history on GitHub, without Previous / Next", () => {
+      expect(embed.url).toBe(`${REPOSITORY.url}/blob/${PINNED.oid}/assets/logo.png`);
+      const buttons = message.components.flatMap((row) => row.components);
+      expect(buttons).toEqual([
+        expect.objectContaining({ label: "Open on GitHub", url: embed.url }),
+        expect.objectContaining({
+          label: "History on GitHub",
+          url: `${REPOSITORY.url}/commits/${PINNED.oid}/assets/logo.png`,
+        }),
+      ]);
+    });
+
+    it("points to the history when GitHub gave no ranges", () => {
+      const bare = lines(binary([]), 1, 20, false);
+      expectValidMessage(bare);
+      expect(descriptionOf(bare)).toBe(
+        "This is a binary file (12.3 KiB): it has no lines to blame. " +
+          `Its changes are in [its history on GitHub](${REPOSITORY.url}/commits/${PINNED.oid}/assets/logo.png).`,
+      );
+      expect(bare.embeds[0]!.fields).toBeUndefined();
+    });
+
+    it("takes the author date when a cached answer has no commit date", () => {
+      const { committedDate: _dropped, ...withoutDate } = newer;
+      const cached = binary([
+        { startingLine: 1, endingLine: 1, age: 1, commit: older },
+        { startingLine: 2, endingLine: 2, age: 1, commit: withoutDate as typeof newer },
+      ]);
+      expect(lines(cached, 1, 20, false).embeds[0]!.fields![0]!.name).toBe(
+        `Last changed in ${older.abbreviatedOid}`,
+      );
+    });
   });
 
   it("says an empty file is empty", () => {
