@@ -20,12 +20,23 @@ import { firstExistingSplit } from "../src/answers/urlSplits.js";
 /** Lines shown when none are asked for. */
 const DEFAULT_LINES = 20;
 
+/** One way to read the file: a ref and a path, and the URL's path when `path:` named another. */
+interface BlameTarget {
+  ref: string;
+  path: string;
+  /** Said in the answer: the file URL named this path, and the `path` option another, blamed. */
+  pathInUrl?: string;
+}
+
 interface BlameArgs {
   repo: RepoRef;
+  /** The `path` option, else the path of the file URL given as `repo`. */
   path: string;
   ref?: string;
-  /** Refs to try in turn when a URL's `<ref>/<path>` can be split several ways. */
-  refCandidates?: string[];
+  /** Set when `path:` and the file URL name different files (and no `splits` are tried). */
+  pathInUrl?: string;
+  /** Ways to read a URL's `<ref>/<path>` when it can be split several ways, tried in turn. */
+  splits?: BlameTarget[];
   lines?: LineSpan;
   thread?: boolean;
 }
@@ -42,7 +53,7 @@ type BlameButtonState = z.infer<typeof buttonStateSchema>;
 
 const rawSchema = z.object({
   repo: z.string(),
-  path: z.string(),
+  path: z.string().optional(),
   ref: z.string().optional(),
   lines: z.string().optional(),
   thread: z.boolean().optional(),
@@ -53,6 +64,7 @@ async function render(
   span: LineSpan | undefined,
   services: Services,
   repo: RepoRef,
+  pathInUrl?: string,
 ): Promise<CommandAnswer> {
   const { value: answer, freshness } = fetched;
   const total = blameLineCount(answer);
@@ -61,6 +73,7 @@ async function render(
     startLine: start,
     endLine: span?.end ?? start + DEFAULT_LINES - 1,
     requestedLines: span !== undefined,
+    ...(pathInUrl !== undefined ? { pathInUrl } : {}),
   };
   // The lines the answer shows (formatBlame makes the same choice): the buttons turn from there.
   const shown = selectLines(
@@ -99,8 +112,8 @@ export const command: CommandModule<BlameArgs> = {
       {
         type: ApplicationCommandOptionType.String,
         name: "path",
-        description: "Path of the file, like src/app.ts",
-        required: true,
+        description: "Path of the file, like src/app.ts (not needed when repo is a file URL)",
+        required: false,
         autocomplete: true,
         max_length: 4096,
       },
@@ -114,35 +127,61 @@ export const command: CommandModule<BlameArgs> = {
   parse(options, services) {
     const raw = parseWith(rawSchema, options);
     const fromRepo = parseRepoArgument(raw.repo, webHostsOf(services.config.github.webUrl));
-    const path = parsePath(raw.path);
-    if (path === "") throw new InvalidOptionError("path", "takes the path of a file, like `src/app.ts`.");
+    const given = raw.path !== undefined ? parsePath(raw.path) : undefined;
+    if (given === "") throw new InvalidOptionError("path", "takes the path of a file, like `src/app.ts`.");
+    // Every way the file URL can be read (a branch may hold slashes), first the likeliest.
+    const readings =
+      fromRepo.kind !== "blob"
+        ? []
+        : (fromRepo.splits ??
+          (fromRepo.ref !== undefined ? [{ ref: fromRepo.ref, path: fromRepo.path ?? "" }] : []));
+    const urlPaths = readings.map((reading) => reading.path).filter((path) => path !== "");
+    const path = given ?? urlPaths[0];
+    if (path === undefined) {
+      throw new InvalidOptionError(
+        "path",
+        "is needed when `repo` names no file: give `path:` (like `src/app.ts`), or a file URL as `repo` " +
+          "(like `https://github.com/owner/name/blob/main/src/app.ts`).",
+      );
+    }
+    // `path:` wins over the URL (SPEC section 1); the answer says so when they name different files.
+    const differs = given !== undefined && urlPaths.length > 0 && !urlPaths.includes(given);
     const ref = raw.ref !== undefined ? parseRef(raw.ref) : fromRepo.ref;
     const lines = raw.lines !== undefined ? parseLines(raw.lines) : fromRepo.lines;
+    const splits: BlameTarget[] | undefined =
+      raw.ref === undefined && fromRepo.splits
+        ? fromRepo.splits
+            .filter((split) => given !== undefined || split.path !== "")
+            .map((split) => ({
+              ref: split.ref,
+              path: given ?? split.path,
+              ...(differs && split.path !== "" ? { pathInUrl: split.path } : {}),
+            }))
+        : undefined;
     return {
       repo: fromRepo.repo,
       path,
       ...(ref !== undefined ? { ref } : {}),
-      ...(raw.ref === undefined && fromRepo.splits
-        ? { refCandidates: fromRepo.splits.map((split) => split.ref) }
-        : {}),
+      ...(differs && !splits ? { pathInUrl: urlPaths[0]! } : {}),
+      ...(splits ? { splits } : {}),
       ...(lines !== undefined ? { lines } : {}),
       ...(raw.thread !== undefined ? { thread: raw.thread } : {}),
     };
   },
   async execute(args, request: CommandRequest, services) {
-    const blameAt = (ref: string | undefined) =>
+    const blameAt = (ref: string | undefined, path: string) =>
       services.scout.blame(request, {
         repo: args.repo,
-        path: args.path,
+        path,
         ...(ref !== undefined ? { ref } : {}),
       });
-    const fetched = args.refCandidates
-      ? await firstExistingSplit(
-          args.refCandidates.map((ref) => ({ ref, path: args.path })),
-          (split) => blameAt(split.ref),
-        )
-      : await blameAt(args.ref);
-    return render(fetched, args.lines, services, args.repo);
+    const { fetched, pathInUrl } = args.splits
+      ? await firstExistingSplit(args.splits, async (split) => ({
+          fetched: await blameAt(split.ref, split.path),
+          pathInUrl: split.pathInUrl,
+        }))
+      : { fetched: await blameAt(args.ref, args.path), pathInUrl: args.pathInUrl };
+    return render(fetched, args.lines, services, args.repo, pathInUrl);
   },
   async button(context, services) {
     const key = context.customId.slice("blame:".length);

@@ -45,6 +45,18 @@ export interface BlameView {
   endLine: number;
   /** The user asked for these lines (rather than the default first lines). */
   requestedLines: boolean;
+  /** The path the URL in `repo` named, when the `path` option named another (which was blamed). */
+  pathInUrl?: string;
+}
+
+/** Characters of a path quoted in the note on which path was blamed. */
+const NOTED_PATH_WIDTH = 200;
+
+/** The one line saying that the `path` option was blamed rather than the path of the URL. */
+function pathChoiceNote(used: string, inUrl: string): string {
+  // Escaped text, not inline code: a path may hold backticks and mentions, which escaping defuses.
+  const quote = (path: string) => escapeLabel(path, NOTED_PATH_WIDTH);
+  return `Blaming ${quote(used)} from the \`path\` option, not ${quote(inUrl)} from the URL in \`repo\`.`;
 }
 
 export type BlameMeta = PagedAnswerMeta;
@@ -97,7 +109,14 @@ export function formatBlame(answer: BlameAnswer, view: BlameView, meta: BlameMet
   const title = escapeLabel(`blame ${answer.repository.nameWithOwner} ${answer.path}`, LIMITS.title);
   const footer = footerText(meta.freshness, meta.now, answer.commit.oid);
   const file = answer.file;
-  if (file.kind === "binary") return formatBinaryBlame(answer, file.byteSize, { title, footer });
+  const pathNote = view.pathInUrl !== undefined ? pathChoiceNote(answer.path, view.pathInUrl) : undefined;
+  if (file.kind === "binary") {
+    return formatBinaryBlame(answer, file.byteSize, {
+      title,
+      footer,
+      ...(pathNote ? { note: pathNote } : {}),
+    });
+  }
 
   const ranges = normalizeRanges(answer.ranges);
   const lines = splitFileLines(file.text);
@@ -113,7 +132,7 @@ export function formatBlame(answer: BlameAnswer, view: BlameView, meta: BlameMet
   const hasLines = total > 0;
   const url = hasLines ? `${fileUrl}#${start === end ? `L${start}` : `L${start}-L${end}`}` : fileUrl;
 
-  const notes: string[] = [];
+  const notes: string[] = pathNote ? [pathNote] : [];
   if (total === 0) {
     notes.push("This file is empty: there are no lines to blame.");
   } else {

@@ -27,19 +27,21 @@ function historyUrl(answer: BlameAnswer): string {
  * ranges of a binary file are "lines" that mean nothing: none is shown, nor the heat key. The file's
  * last change is shown instead (the newest commit among the ranges, see `newestCommit`: no request
  * more), with buttons to the file and its history; without ranges, the description links the history.
+ * `head.note` is a line said first (which path was blamed).
  */
 export function formatBinaryBlame(
   answer: BlameAnswer,
   byteSize: number,
-  head: { title: string; footer: string },
+  head: { title: string; footer: string; note?: string },
 ): FormattedMessage {
   const fileUrl = objectUrl(answer.repository.url, "blob", answer.commit.oid, answer.path);
   const history = historyUrl(answer);
   const last = newestCommit(answer.ranges);
   const binary = `This is a binary file (${formatBytes(byteSize)}): it has no lines to blame.`;
-  const description = last
+  const said = last
     ? `${binary} Its last change:`
     : `${binary} Its changes are in ${maskedLink("its history on GitHub", history)}.`;
+  const description = head.note ? `${head.note}\n${said}` : said;
   const embed: APIEmbed = {
     title: head.title,
     color: COLORS.blame,

@@ -366,6 +366,100 @@ describe("/blame answers", () => {
   });
 });
 
+describe("/blame takes the path from a file URL (SPEC section 1)", () => {
+  it("blames the file and lines a blob URL names when `path` is left out", async () => {
+    const record = await world().run({
+      kind: "slash",
+      name: "blame",
+      options: { repo: "https://github.com/demo/widgets/blob/main/README.md#L1-L5" },
+    });
+    expectDeliveredWithoutPings(record);
+    const { embed } = answerOf(record);
+    expect(embed.title).toBe("blame demo/widgets README.md");
+    expect(embed.description).toMatch(/^Lines 1–5 of \d+\.\n/);
+    expect([...codeLines(embed.description!).keys()]).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it("takes a branch with a slash and its path from the URL alone", async () => {
+    const record = await world().run({
+      kind: "slash",
+      name: "blame",
+      options: {
+        repo: `https://github.com/demo/widgets/blob/${DEMO_REFS.featureBranch}/${DEMO_PATHS.merged}`,
+      },
+    });
+    const { embed } = answerOf(record);
+    expect(embed.title).toBe(`blame demo/widgets ${DEMO_PATHS.merged}`);
+    expect(embed.footer?.text).toContain(
+      `pinned to ${commitOf(world(), WIDGETS, DEMO_REFS.featureBranch).slice(0, 7)}`,
+    );
+    expect(embed.description).not.toMatch(/option|URL/);
+  });
+
+  it("uses `path` over the URL's path when they differ, and says so in one line", async () => {
+    const { embed } = answerOf(
+      await world().run({
+        kind: "slash",
+        name: "blame",
+        options: {
+          repo: "https://github.com/demo/widgets/blob/main/README.md#L1-L5",
+          path: DEMO_PATHS.engine,
+        },
+      }),
+    );
+    expect(embed.title).toBe(`blame demo/widgets ${DEMO_PATHS.engine}`);
+    const [first, second] = embed.description!.split("\n");
+    expect(first).toBe(
+      `Blaming ${DEMO_PATHS.engine} from the \`path\` option, not README.md from the URL in \`repo\`.`,
+    );
+    expect(second).toMatch(/^Lines 1–5 of 2,\d{3}\.$/);
+  });
+
+  it("names the URL's path as read at the branch that exists, for a branch with a slash", async () => {
+    const { embed } = answerOf(
+      await world().run({
+        kind: "slash",
+        name: "blame",
+        options: {
+          repo: `https://github.com/demo/widgets/blob/${DEMO_REFS.featureBranch}/${DEMO_PATHS.merged}`,
+          path: DEMO_PATHS.readme,
+        },
+      }),
+    );
+    expect(embed.title).toBe(`blame demo/widgets ${DEMO_PATHS.readme}`);
+    expect(embed.description!.split("\n")[0]).toBe(
+      `Blaming ${DEMO_PATHS.readme} from the \`path\` option, not ${DEMO_PATHS.merged} from the URL in \`repo\`.`,
+    );
+  });
+
+  it("says nothing of the path when `path` and the URL name the same file", async () => {
+    const { embed } = answerOf(
+      await world().run({
+        kind: "slash",
+        name: "blame",
+        options: { repo: "https://github.com/demo/widgets/blob/main/README.md", path: "/README.md" },
+      }),
+    );
+    expect(embed.description).toMatch(/^Lines 1–/);
+  });
+
+  it("asks for `path` or a file URL when `repo` names no file, without asking GitHub", async () => {
+    for (const repo of [
+      WIDGETS,
+      "https://github.com/demo/widgets",
+      "https://github.com/demo/widgets/tree/main/src",
+    ]) {
+      const text = await expectRefusedLocally(
+        world(),
+        { kind: "slash", name: "blame", options: { repo } },
+        "path",
+      );
+      expect(text).toContain("file URL");
+      expect(text).toContain("/blob/");
+    }
+  });
+});
+
 describe("/blame refuses bad options without asking GitHub", () => {
   it("names `repo` and its form when it is not owner/name or a GitHub URL", async () => {
     const text = await expectRefusedLocally(

@@ -239,6 +239,39 @@ describe("formatBlame on large selections", () => {
   });
 });
 
+describe("formatBlame says which path it blamed when the URL named another", () => {
+  const answer = makeBlame({ lines: makeLines(30, 10), path: "src/app.ts" });
+
+  it("puts one line first: the `path` option was used, not the URL's path", () => {
+    const message = formatBlame(
+      answer,
+      { startLine: 1, endLine: 5, requestedLines: true, pathInUrl: "README.md" },
+      meta,
+    );
+    expectValidMessage(message);
+    const [first, second] = descriptionOf(message).split("\n");
+    expect(first).toBe("Blaming src/app.ts from the `path` option, not README.md from the URL in `repo`.");
+    expect(second).toBe("Lines 1–5 of 30.");
+  });
+
+  it("escapes hostile paths, and says it for a binary file too", () => {
+    const binary: BlameAnswer = { ...answer, path: "a`b.png", file: { kind: "binary", byteSize: 10 } };
+    const message = formatBlame(
+      binary,
+      { startLine: 1, endLine: 20, requestedLines: false, pathInUrl: "``` @everyone" },
+      meta,
+    );
+    expectValidMessage(message);
+    expect(descriptionOf(message).split("\n")[0]).toBe(
+      `Blaming a\\\`b.png from the \`path\` option, not \\\`\\\`\\\` @${ZWSP}everyone from the URL in \`repo\`.`,
+    );
+  });
+
+  it("says nothing of paths when the URL named none", () => {
+    expect(descriptionOf(lines(answer, 1, 5))).toMatch(/^Lines 1–5 of 30\./);
+  });
+});
+
 describe("formatBlame lists the ranges of the lines shown", () => {
   const older = makeCommit(1, { messageHeadline: "Write the file" });
   const newer = makeCommit(2, { messageHeadline: "Touch the end" });
