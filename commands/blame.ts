@@ -4,7 +4,8 @@ import type { CommandAnswer, CommandModule, CommandRequest } from "../src/bot/co
 import { linesOption, parseWith, refOption, repoOption, threadOption } from "../src/bot/commonOptions.js";
 import type { Services } from "../src/bot/services.js";
 import { ExpiredComponentError, InvalidOptionError } from "../src/errors.js";
-import { formatBlame } from "../src/format/blame.js";
+import { blameLineCount, formatBlame } from "../src/format/blame.js";
+import { selectLines } from "../src/format/lineSelection.js";
 import { formatThreadSummary, threadName } from "../src/format/error.js";
 import type { NavigationButtons } from "../src/format/message.js";
 import type { BlameAnswer, RepoRef } from "../src/github/types.js";
@@ -19,12 +20,23 @@ import { firstExistingSplit } from "../src/answers/urlSplits.js";
 /** Lines shown when none are asked for. */
 const DEFAULT_LINES = 20;
 
+/** One way to read the file: a ref and a path, and the URL's path when `path:` named another. */
+interface BlameTarget {
+  ref: string;
+  path: string;
+  /** Said in the answer: the file URL named this path, and the `path` option another, blamed. */
+  pathInUrl?: string;
+}
+
 interface BlameArgs {
   repo: RepoRef;
+  /** The `path` option, else the path of the file URL given as `repo`. */
   path: string;
   ref?: string;
-  /** Refs to try in turn when a URL's `<ref>/<path>` can be split several ways. */
-  refCandidates?: string[];
+  /** Set when `path:` and the file URL name different files (and no `splits` are tried). */
+  pathInUrl?: string;
+  /** Ways to read a URL's `<ref>/<path>` when it can be split several ways, tried in turn. */
+  splits?: BlameTarget[];
   lines?: LineSpan;
   thread?: boolean;
 }
@@ -41,53 +53,45 @@ type BlameButtonState = z.infer<typeof buttonStateSchema>;
 
 const rawSchema = z.object({
   repo: z.string(),
-  path: z.string(),
+  path: z.string().optional(),
   ref: z.string().optional(),
   lines: z.string().optional(),
   thread: z.boolean().optional(),
 });
-
-function lineCountOf(answer: BlameAnswer): number {
-  // A binary file has blame ranges (git counts its newline bytes) but no lines to page through.
-  if (answer.file.kind === "binary") return 0;
-  const lastRange = answer.ranges.at(-1);
-  if (lastRange) return lastRange.endingLine;
-  if (answer.file.kind !== "text" || answer.file.text.length === 0) return 0;
-  const text = answer.file.text;
-  return text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
-}
 
 async function render(
   fetched: Fetched<BlameAnswer>,
   span: LineSpan | undefined,
   services: Services,
   repo: RepoRef,
+  pathInUrl?: string,
 ): Promise<CommandAnswer> {
   const { value: answer, freshness } = fetched;
-  const total = lineCountOf(answer);
-  const last = Math.max(total, 1);
-  let start = span?.start ?? 1;
-  let end = span?.end ?? start + DEFAULT_LINES - 1;
-  // As formatBlame does: a window wholly past the end moves back to the last lines, keeping its size.
-  if (start > last) [start, end] = [Math.max(1, last - (end - start)), last];
-  end = Math.max(start, Math.min(end, last));
-  const size = end - start + 1;
+  const total = blameLineCount(answer);
+  const start = span?.start ?? 1;
+  const view = {
+    startLine: start,
+    endLine: span?.end ?? start + DEFAULT_LINES - 1,
+    requestedLines: span !== undefined,
+    ...(pathInUrl !== undefined ? { pathInUrl } : {}),
+  };
+  // The lines the answer shows (formatBlame makes the same choice): the buttons turn from there.
+  const shown = selectLines(
+    { start: view.startLine, end: view.endLine, requested: view.requestedLines },
+    total,
+  );
+  const size = shown.end - shown.start + 1;
   const buttons: NavigationButtons = {};
   const base = { repo, oid: answer.commit.oid, path: answer.path };
-  if (start > 1) {
-    const state: BlameButtonState = { ...base, start: Math.max(1, start - size), end: start - 1 };
+  if (total > 0 && shown.start > 1) {
+    const state: BlameButtonState = { ...base, start: Math.max(1, shown.start - size), end: shown.start - 1 };
     buttons.previous = `blame:${await services.buttons.put(state)}`;
   }
-  if (end < total) {
-    const state: BlameButtonState = { ...base, start: end + 1, end: Math.min(total, end + size) };
+  if (shown.end < total) {
+    const state: BlameButtonState = { ...base, start: shown.end + 1, end: Math.min(total, shown.end + size) };
     buttons.next = `blame:${await services.buttons.put(state)}`;
   }
-  const message = formatBlame(
-    answer,
-    // The end as asked: past the file's end, the answer says where the file stops.
-    { startLine: start, endLine: Math.max(end, span?.end ?? end), requestedLines: span !== undefined },
-    { freshness, now: services.now(), buttons },
-  );
+  const message = formatBlame(answer, view, { freshness, now: services.now(), buttons });
   const subject = `${repo.owner}/${repo.name} ${answer.path}`;
   return {
     message,
@@ -108,8 +112,8 @@ export const command: CommandModule<BlameArgs> = {
       {
         type: ApplicationCommandOptionType.String,
         name: "path",
-        description: "Path of the file, like src/app.ts",
-        required: true,
+        description: "Path of the file, like src/app.ts (not needed when repo is a file URL)",
+        required: false,
         autocomplete: true,
         max_length: 4096,
       },
@@ -123,35 +127,61 @@ export const command: CommandModule<BlameArgs> = {
   parse(options, services) {
     const raw = parseWith(rawSchema, options);
     const fromRepo = parseRepoArgument(raw.repo, webHostsOf(services.config.github.webUrl));
-    const path = parsePath(raw.path);
-    if (path === "") throw new InvalidOptionError("path", "takes the path of a file, like `src/app.ts`.");
+    const given = raw.path !== undefined ? parsePath(raw.path) : undefined;
+    if (given === "") throw new InvalidOptionError("path", "takes the path of a file, like `src/app.ts`.");
+    // Every way the file URL can be read (a branch may hold slashes), first the likeliest.
+    const readings =
+      fromRepo.kind !== "blob"
+        ? []
+        : (fromRepo.splits ??
+          (fromRepo.ref !== undefined ? [{ ref: fromRepo.ref, path: fromRepo.path ?? "" }] : []));
+    const urlPaths = readings.map((reading) => reading.path).filter((path) => path !== "");
+    const path = given ?? urlPaths[0];
+    if (path === undefined) {
+      throw new InvalidOptionError(
+        "path",
+        "is needed when `repo` names no file: give `path:` (like `src/app.ts`), or a file URL as `repo` " +
+          "(like `https://github.com/owner/name/blob/main/src/app.ts`).",
+      );
+    }
+    // `path:` wins over the URL (SPEC section 1); the answer says so when they name different files.
+    const differs = given !== undefined && urlPaths.length > 0 && !urlPaths.includes(given);
     const ref = raw.ref !== undefined ? parseRef(raw.ref) : fromRepo.ref;
     const lines = raw.lines !== undefined ? parseLines(raw.lines) : fromRepo.lines;
+    const splits: BlameTarget[] | undefined =
+      raw.ref === undefined && fromRepo.splits
+        ? fromRepo.splits
+            .filter((split) => given !== undefined || split.path !== "")
+            .map((split) => ({
+              ref: split.ref,
+              path: given ?? split.path,
+              ...(differs && split.path !== "" ? { pathInUrl: split.path } : {}),
+            }))
+        : undefined;
     return {
       repo: fromRepo.repo,
       path,
       ...(ref !== undefined ? { ref } : {}),
-      ...(raw.ref === undefined && fromRepo.splits
-        ? { refCandidates: fromRepo.splits.map((split) => split.ref) }
-        : {}),
+      ...(differs && !splits ? { pathInUrl: urlPaths[0]! } : {}),
+      ...(splits ? { splits } : {}),
       ...(lines !== undefined ? { lines } : {}),
       ...(raw.thread !== undefined ? { thread: raw.thread } : {}),
     };
   },
   async execute(args, request: CommandRequest, services) {
-    const blameAt = (ref: string | undefined) =>
+    const blameAt = (ref: string | undefined, path: string) =>
       services.scout.blame(request, {
         repo: args.repo,
-        path: args.path,
+        path,
         ...(ref !== undefined ? { ref } : {}),
       });
-    const fetched = args.refCandidates
-      ? await firstExistingSplit(
-          args.refCandidates.map((ref) => ({ ref, path: args.path })),
-          (split) => blameAt(split.ref),
-        )
-      : await blameAt(args.ref);
-    return render(fetched, args.lines, services, args.repo);
+    const { fetched, pathInUrl } = args.splits
+      ? await firstExistingSplit(args.splits, async (split) => ({
+          fetched: await blameAt(split.ref, split.path),
+          pathInUrl: split.pathInUrl,
+        }))
+      : { fetched: await blameAt(args.ref, args.path), pathInUrl: args.pathInUrl };
+    return render(fetched, args.lines, services, args.repo, pathInUrl);
   },
   async button(context, services) {
     const key = context.customId.slice("blame:".length);

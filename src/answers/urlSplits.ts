@@ -5,9 +5,9 @@ import { RefNotFoundError } from "../github/errors.js";
  * first, as github.com does with a branch named like `feature/gears`: the first split whose ref
  * exists answers. Any other error stops at once; when no ref exists, the first split's error stands.
  */
-export async function firstExistingSplit<T>(
-  splits: ReadonlyArray<{ ref: string; path: string }>,
-  attempt: (split: { ref: string; path: string }) => Promise<T>,
+export async function firstExistingSplit<S extends { ref: string; path: string }, T>(
+  splits: readonly S[],
+  attempt: (split: S) => Promise<T>,
 ): Promise<T> {
   let firstError: unknown;
   for (const split of splits) {

@@ -2,6 +2,7 @@ import type { APIEmbed } from "discord-api-types/v10";
 import type { ContentsAnswer, FileBody, TreeEntry } from "../github/types.js";
 import { ELLIPSIS, escapeLabel, sanitizeLanguage, sanitizeSingleLine, truncate } from "./escape.js";
 import { fitMessage, LIMITS } from "./limits.js";
+import { selectLines } from "./lineSelection.js";
 import {
   COLORS,
   emptyMessage,
@@ -158,18 +159,17 @@ function formatBlob(
     notes.push(file.isTruncated ? "No line of it is available." : "This file is empty.");
     return { description: notes.join("\n"), files: [], anchor: "" };
   }
-  const asked = view.startLine !== undefined || view.endLine !== undefined;
-  let start = Number.isFinite(view.startLine) ? Math.floor(view.startLine!) : 1;
-  let end = Number.isFinite(view.endLine) ? Math.floor(view.endLine!) : start + DEFAULT_SNIPPET_LINES - 1;
-  if (end < start) [start, end] = [end, start];
-  const pastTheEnd = end > total;
-  if (start > total) [start, end] = [Math.max(1, total - (end - start)), total];
-  start = Math.min(Math.max(1, start), total);
-  end = Math.min(Math.max(start, end), total);
-  notes.unshift(`Lines ${formatCount(start)}–${formatCount(end)} of ${formatCount(total)}.`);
-  if (pastTheEnd && asked) {
-    notes.push(`The file has ${plural(total, "line", "lines")}, so the selection stops there.`);
-  }
+  const askedStart = Number.isFinite(view.startLine) ? Math.floor(view.startLine!) : 1;
+  const { start, end, sentences } = selectLines(
+    {
+      start: askedStart,
+      end: Number.isFinite(view.endLine) ? view.endLine! : askedStart + DEFAULT_SNIPPET_LINES - 1,
+      requested: view.startLine !== undefined || view.endLine !== undefined,
+    },
+    total,
+    { complete: !file.isTruncated },
+  );
+  notes.push(...sentences);
 
   const count = end - start + 1;
   const width = digitsOf(end);

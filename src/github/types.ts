@@ -63,6 +63,8 @@ export interface BlameCommit {
   messageHeadline: string;
   url: string;
   authoredDate: string;
+  /** When the commit was made (after a rebase, later than `authoredDate`). */
+  committedDate: string;
   /** The git author name, when any. */
   authorName: string | null;
   /** The GitHub login of the author, when the email maps to an account. */

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { DEMO_PATHS, DEMO_REFS, DEMO_REPOSITORIES } from "../../src/sandbox/github/index.js";
 import { transcriptOf } from "../../src/sandbox/transcript.js";
@@ -18,6 +19,16 @@ import {
 
 const world = useWorld();
 const WIDGETS = DEMO_REPOSITORIES.widgets;
+
+/** The last commit of the default branch that changed `path`, as git says. */
+function lastCommitTouching(path: string): string {
+  const repository = world().github.world.repository("demo", "widgets")!;
+  return execFileSync(
+    "git",
+    ["--git-dir", repository.gitDir, "log", "-1", "--format=%H", DEMO_REFS.defaultBranch, "--", path],
+    { encoding: "utf8", env: { PATH: process.env.PATH ?? "/usr/bin:/bin", GIT_CONFIG_NOSYSTEM: "1" } },
+  ).trim();
+}
 
 /** The numbered lines of the code block of a blame answer: line number -> the text after the gutter. */
 function codeLines(description: string): Map<number, { gutter: string; text: string }> {
@@ -206,13 +217,106 @@ describe("/blame answers", () => {
     expect(buttonId(message, /Previous/)).not.toBeNull();
   });
 
-  it("explains a binary file instead of showing lines", async () => {
-    const { embed, message } = answerOf(
-      await world().run({ kind: "slash", name: "blame", options: { repo: WIDGETS, path: DEMO_PATHS.logo } }),
+  it("says 'Line 5 of N.' for one line, and that lines wholly past the end moved to the last ones", async () => {
+    const one = answerOf(
+      await world().run({
+        kind: "slash",
+        name: "blame",
+        options: { repo: WIDGETS, path: DEMO_PATHS.engine, lines: "5" },
+      }),
     );
-    expect(embed.description).toMatch(/binary file \([\d.]+ KiB\)/);
-    expect(embed.description).not.toContain("```");
+    expect(one.embed.description).toMatch(/^Line 5 of 2,\d{3}\.\n/);
+
+    const { embed, message } = answerOf(
+      await world().run({
+        kind: "slash",
+        name: "blame",
+        options: { repo: WIDGETS, path: DEMO_PATHS.engine, lines: "7000-7010" },
+      }),
+    );
+    const match =
+      /^Lines 7,000–7,010 are past the end of the file \((2,\d{3}) lines\); showing the last lines, (2,\d{3})–(2,\d{3})\.\n/.exec(
+        embed.description!,
+      );
+    expect(match, embed.description).not.toBeNull();
+    const total = Number(match![1]!.replace(",", ""));
+    expect(Number(match![3]!.replace(",", ""))).toBe(total);
+    expect(Number(match![2]!.replace(",", ""))).toBe(total - 10);
+    expect(embed.description).not.toContain("stops there");
+    expect([...codeLines(embed.description!).keys()]).toEqual(
+      Array.from({ length: 11 }, (_, index) => total - 10 + index),
+    );
     expect(buttonId(message, /Next/)).toBeNull();
+    expect(buttonId(message, /Previous/)).not.toBeNull();
+  });
+
+  it("lists under the code only the ranges of the lines shown, clipped to them", async () => {
+    for (const [first, last] of [
+      [3, 7],
+      [2000, 2029],
+    ] as const) {
+      const { embed } = answerOf(
+        await world().run({
+          kind: "slash",
+          name: "blame",
+          options: { repo: WIDGETS, path: DEMO_PATHS.engine, lines: `${first}-${last}` },
+        }),
+      );
+      const covered: number[] = [];
+      for (const field of embed.fields ?? []) {
+        for (const [, a, b] of field.name.matchAll(/L(\d+)(?:-L(\d+))?/g)) {
+          const from = Number(a);
+          const to = Number(b ?? a);
+          expect(from, field.name).toBeGreaterThanOrEqual(first);
+          expect(to, field.name).toBeLessThanOrEqual(last);
+          for (let line = from; line <= to; line += 1) covered.push(line);
+        }
+      }
+      // Every span listed is of lines shown, the first line shown among them (a commit with more
+      // than four spans lists "+N more", so the union need not be every line).
+      const shown = [...codeLines(embed.description!).keys()];
+      expect(shown[0]).toBe(first);
+      expect(covered).toContain(first);
+      for (const line of covered) expect(shown).toContain(line);
+      expect(new Set(covered).size).toBe(covered.length);
+    }
+  });
+
+  it("says a binary file is binary and shows its last change instead of ranges, in ONE request", async () => {
+    const before = world().github.requests.length;
+    const record = await world().run({
+      kind: "slash",
+      name: "blame",
+      options: { repo: WIDGETS, path: DEMO_PATHS.logo },
+    });
+    expectDeliveredWithoutPings(record);
+    const { embed, message } = answerOf(record);
+    expect(
+      world()
+        .github.requests.slice(before)
+        .map((request) => request.operationName),
+    ).toEqual(["Blame"]);
+    expect(embed.description).toMatch(
+      /^This is a binary file \([\d.]+ KiB\): it has no lines to blame\. Its last change:$/,
+    );
+    // The demo logo was added, then updated: git's blame splits it into ranges of both commits,
+    // and the answer names the later one, as `git log -1 -- assets/logo.png` does.
+    const last = lastCommitTouching(DEMO_PATHS.logo);
+    expect(embed.fields).toHaveLength(1);
+    expect(embed.fields![0]!.name).toBe(`Last changed in ${last.slice(0, 7)}`);
+    expect(embed.fields![0]!.value).toMatch(
+      new RegExp(
+        `^\\[Update the logo\\]\\(https://github\\.com/demo/widgets/commit/${last}\\)\\nby \\S+ · <t:\\d+:R>$`,
+      ),
+    );
+    expect(embed.description).not.toContain("Heat:");
+    expect(markupProblems(message)).toEqual([]);
+    expect(buttonId(message, /Next/)).toBeNull();
+    expect(buttonId(message, /Previous/)).toBeNull();
+    const main = commitOf(world(), WIDGETS, DEMO_REFS.defaultBranch);
+    expect(linkUrl(message, /History on GitHub/)).toBe(
+      `https://github.com/demo/widgets/commits/${main}/${DEMO_PATHS.logo}`,
+    );
   });
 
   it("explains an empty file", async () => {
@@ -259,6 +363,100 @@ describe("/blame answers", () => {
     const next = await press(world(), answer!, /Next lines/);
     expect(next.record.errors).toEqual([]);
     expect(next.after.message.embeds[0]?.description).toMatch(/^Lines 5–/);
+  });
+});
+
+describe("/blame takes the path from a file URL (SPEC section 1)", () => {
+  it("blames the file and lines a blob URL names when `path` is left out", async () => {
+    const record = await world().run({
+      kind: "slash",
+      name: "blame",
+      options: { repo: "https://github.com/demo/widgets/blob/main/README.md#L1-L5" },
+    });
+    expectDeliveredWithoutPings(record);
+    const { embed } = answerOf(record);
+    expect(embed.title).toBe("blame demo/widgets README.md");
+    expect(embed.description).toMatch(/^Lines 1–5 of \d+\.\n/);
+    expect([...codeLines(embed.description!).keys()]).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it("takes a branch with a slash and its path from the URL alone", async () => {
+    const record = await world().run({
+      kind: "slash",
+      name: "blame",
+      options: {
+        repo: `https://github.com/demo/widgets/blob/${DEMO_REFS.featureBranch}/${DEMO_PATHS.merged}`,
+      },
+    });
+    const { embed } = answerOf(record);
+    expect(embed.title).toBe(`blame demo/widgets ${DEMO_PATHS.merged}`);
+    expect(embed.footer?.text).toContain(
+      `pinned to ${commitOf(world(), WIDGETS, DEMO_REFS.featureBranch).slice(0, 7)}`,
+    );
+    expect(embed.description).not.toMatch(/option|URL/);
+  });
+
+  it("uses `path` over the URL's path when they differ, and says so in one line", async () => {
+    const { embed } = answerOf(
+      await world().run({
+        kind: "slash",
+        name: "blame",
+        options: {
+          repo: "https://github.com/demo/widgets/blob/main/README.md#L1-L5",
+          path: DEMO_PATHS.engine,
+        },
+      }),
+    );
+    expect(embed.title).toBe(`blame demo/widgets ${DEMO_PATHS.engine}`);
+    const [first, second] = embed.description!.split("\n");
+    expect(first).toBe(
+      `Blaming ${DEMO_PATHS.engine} from the \`path\` option, not README.md from the URL in \`repo\`.`,
+    );
+    expect(second).toMatch(/^Lines 1–5 of 2,\d{3}\.$/);
+  });
+
+  it("names the URL's path as read at the branch that exists, for a branch with a slash", async () => {
+    const { embed } = answerOf(
+      await world().run({
+        kind: "slash",
+        name: "blame",
+        options: {
+          repo: `https://github.com/demo/widgets/blob/${DEMO_REFS.featureBranch}/${DEMO_PATHS.merged}`,
+          path: DEMO_PATHS.readme,
+        },
+      }),
+    );
+    expect(embed.title).toBe(`blame demo/widgets ${DEMO_PATHS.readme}`);
+    expect(embed.description!.split("\n")[0]).toBe(
+      `Blaming ${DEMO_PATHS.readme} from the \`path\` option, not ${DEMO_PATHS.merged} from the URL in \`repo\`.`,
+    );
+  });
+
+  it("says nothing of the path when `path` and the URL name the same file", async () => {
+    const { embed } = answerOf(
+      await world().run({
+        kind: "slash",
+        name: "blame",
+        options: { repo: "https://github.com/demo/widgets/blob/main/README.md", path: "/README.md" },
+      }),
+    );
+    expect(embed.description).toMatch(/^Lines 1–/);
+  });
+
+  it("asks for `path` or a file URL when `repo` names no file, without asking GitHub", async () => {
+    for (const repo of [
+      WIDGETS,
+      "https://github.com/demo/widgets",
+      "https://github.com/demo/widgets/tree/main/src",
+    ]) {
+      const text = await expectRefusedLocally(
+        world(),
+        { kind: "slash", name: "blame", options: { repo } },
+        "path",
+      );
+      expect(text).toContain("file URL");
+      expect(text).toContain("/blob/");
+    }
   });
 });
 

@@ -207,15 +207,18 @@ describe("formatBlame on large selections", () => {
     expect(attachmentText(message)).toContain("x".repeat(500));
   });
 
-  it("keeps 2,000 ranges within 25 fields and counts the rest", () => {
-    const answer = makeBlame({ lines: makeLines(10_000, 40), ranges: makeRanges(10_000, 2000, 2000) });
+  it("keeps the ranges of the lines shown within 25 fields and counts the rest", () => {
+    // A range per line, each of another commit: the 50 lines shown have 50 ranges.
+    const answer = makeBlame({ lines: makeLines(10_000, 40), ranges: makeRanges(10_000, 10_000, 2000) });
     const message = lines(answer, 1, 10_000);
     expectValidMessage(message);
+    const linesShown = codeBlocks(descriptionOf(message))[0]!.split("\n").slice(1, -1).length;
+    expect(linesShown).toBeGreaterThan(25);
     const fields = message.embeds[0]!.fields!;
     expect(fields.length).toBeLessThanOrEqual(25);
     const last = fields.at(-1)!;
     const shownRanges = fields.length - 1;
-    expect(last.name).toBe(`… and ${(2000 - shownRanges).toLocaleString("en-US")} more ranges`);
+    expect(last.name).toBe(`… and ${(linesShown - shownRanges).toLocaleString("en-US")} more ranges`);
     expect(last.value).toContain("attachment");
     expect(attachmentText(message)).toContain("commits in these lines:");
   });
@@ -236,19 +239,170 @@ describe("formatBlame on large selections", () => {
   });
 });
 
-describe("formatBlame on special files", () => {
-  it("explains a binary file with its size, without a code block", () => {
-    const answer: BlameAnswer = {
-      ...makeBlame({ lines: [] }),
-      path: "logo.png",
-      file: { kind: "binary", byteSize: 12_600 },
-      ranges: [{ startingLine: 1, endingLine: 1, age: 10, commit: makeCommit(1) }],
-    };
-    const message = lines(answer, 1, 20, false);
+describe("formatBlame says which path it blamed when the URL named another", () => {
+  const answer = makeBlame({ lines: makeLines(30, 10), path: "src/app.ts" });
+
+  it("puts one line first: the `path` option was used, not the URL's path", () => {
+    const message = formatBlame(
+      answer,
+      { startLine: 1, endLine: 5, requestedLines: true, pathInUrl: "README.md" },
+      meta,
+    );
     expectValidMessage(message);
-    expect(descriptionOf(message)).toContain("binary file (12.3 KiB)");
-    expect(codeBlocks(descriptionOf(message))).toEqual([]);
-    expect(message.embeds[0]!.url).toBe(`${REPOSITORY.url}/blob/${PINNED.oid}/logo.png`);
+    const [first, second] = descriptionOf(message).split("\n");
+    expect(first).toBe("Blaming src/app.ts from the `path` option, not README.md from the URL in `repo`.");
+    expect(second).toBe("Lines 1–5 of 30.");
+  });
+
+  it("escapes hostile paths, and says it for a binary file too", () => {
+    const binary: BlameAnswer = { ...answer, path: "a`b.png", file: { kind: "binary", byteSize: 10 } };
+    const message = formatBlame(
+      binary,
+      { startLine: 1, endLine: 20, requestedLines: false, pathInUrl: "``` @everyone" },
+      meta,
+    );
+    expectValidMessage(message);
+    expect(descriptionOf(message).split("\n")[0]).toBe(
+      `Blaming a\\\`b.png from the \`path\` option, not \\\`\\\`\\\` @${ZWSP}everyone from the URL in \`repo\`.`,
+    );
+  });
+
+  it("says nothing of paths when the URL named none", () => {
+    expect(descriptionOf(lines(answer, 1, 5))).toMatch(/^Lines 1–5 of 30\./);
+  });
+});
+
+describe("formatBlame lists the ranges of the lines shown", () => {
+  const older = makeCommit(1, { messageHeadline: "Write the file" });
+  const newer = makeCommit(2, { messageHeadline: "Touch the end" });
+  const source = makeLines(2029, 20);
+  const answer = makeBlame({
+    lines: source,
+    ranges: [
+      { startingLine: 1, endingLine: 22, age: 10, commit: older },
+      { startingLine: 23, endingLine: 1997, age: 5, commit: newer },
+      { startingLine: 1998, endingLine: 2001, age: 3, commit: older },
+      { startingLine: 2002, endingLine: 2029, age: 1, commit: newer },
+    ],
+  });
+  const fieldNames = (message: ReturnType<typeof lines>) =>
+    (message.embeds[0]!.fields ?? []).map((field) => field.name.replace(/ \S+ [0-9a-f]{7}$/u, ""));
+
+  it("clips a range that starts before the selection to the lines shown (lines:3-7 lists L3-L7, not L1-L22)", () => {
+    expect(fieldNames(lines(answer, 3, 7))).toEqual(["L3-L7"]);
+  });
+
+  it("clips ranges at both ends (lines 2000-2029 list L2000-L2001, not L1998-L2001)", () => {
+    const message = lines(answer, 2000, 2029);
+    expectValidMessage(message);
+    expect(fieldNames(message)).toEqual(["L2000-L2001", "L2002-L2029"]);
+  });
+
+  it("lists only the ranges of the lines in the message, and the whole selection in the attachment", () => {
+    // 1,990-2,029 is 40 lines; with long lines only some fit, so the rest go to the attachment.
+    const wide = makeBlame({ lines: makeLines(2029, 110), ranges: answer.ranges });
+    const message = lines(wide, 1960, 2029);
+    expectValidMessage(message);
+    const shown = codeBlocks(descriptionOf(message))[0]!.split("\n").slice(1, -1);
+    expect(shown.length).toBeLessThan(70);
+    const lastShown = 1960 + shown.length - 1;
+    expect(lastShown).toBeLessThan(1998);
+    expect(fieldNames(message)).toEqual([`L1960-L${lastShown}`]);
+    const text = attachmentText(message);
+    expect(text).toContain("    L1960-L1997, L2002-L2029  ");
+    expect(text).toContain("    L1998-L2001  ");
+    expect(text).not.toContain("L23-L1997");
+  });
+});
+
+describe("formatBlame on special files", () => {
+  describe("a binary file", () => {
+    const older = makeCommit(1, {
+      messageHeadline: "Add the logo",
+      authorLogin: "alice",
+      authoredDate: "2020-01-01T00:00:00Z",
+      committedDate: "2020-01-01T00:00:00Z",
+    });
+    // Authored before `older` but committed after it (a rebase): the last change all the same.
+    const newer = makeCommit(2, {
+      messageHeadline: "Update the *logo*",
+      authorLogin: "bob",
+      authoredDate: "2019-06-01T00:00:00Z",
+      committedDate: "2024-03-01T00:00:00Z",
+    });
+    const binary = (ranges: BlameAnswer["ranges"]): BlameAnswer => ({
+      ...makeBlame({ lines: [] }),
+      path: "assets/logo.png",
+      file: { kind: "binary", byteSize: 12_600 },
+      ranges,
+    });
+    // What git's blame gives for a PNG: runs of bytes between newline bytes, as "lines".
+    const answer = binary([
+      { startingLine: 1, endingLine: 2, age: 10, commit: older },
+      { startingLine: 3, endingLine: 3, age: 1, commit: newer },
+      { startingLine: 4, endingLine: 9, age: 10, commit: older },
+    ]);
+    const message = lines(answer, 1, 20, false);
+    const embed = message.embeds[0]!;
+
+    it("says it is binary, with its size, and shows no lines, ranges or heat key", () => {
+      expectValidMessage(message);
+      expect(descriptionOf(message)).toBe(
+        "This is a binary file (12.3 KiB): it has no lines to blame. Its last change:",
+      );
+      expect(codeBlocks(descriptionOf(message))).toEqual([]);
+      const texts = [
+        embed.description,
+        ...(embed.fields ?? []).flatMap((field) => [field.name, field.value]),
+      ];
+      for (const text of texts) {
+        expect(text).not.toMatch(/\bL\d/);
+        expect(text).not.toMatch(/[🟥🟧🟨🟩🟦]/u);
+        expect(text).not.toContain(HEAT_LEGEND);
+      }
+    });
+
+    it("shows the last change to the file: commit, message, author and date", () => {
+      expect(embed.fields).toEqual([
+        {
+          name: `Last changed in ${newer.abbreviatedOid}`,
+          value: `[Update the \\*logo\\*](${newer.url})\nby bob · <t:${Date.parse(newer.authoredDate) / 1000}:R>`,
+        },
+      ]);
+    });
+
+    it("links to the file and its history on GitHub, without Previous / Next", () => {
+      expect(embed.url).toBe(`${REPOSITORY.url}/blob/${PINNED.oid}/assets/logo.png`);
+      const buttons = message.components.flatMap((row) => row.components);
+      expect(buttons).toEqual([
+        expect.objectContaining({ label: "Open on GitHub", url: embed.url }),
+        expect.objectContaining({
+          label: "History on GitHub",
+          url: `${REPOSITORY.url}/commits/${PINNED.oid}/assets/logo.png`,
+        }),
+      ]);
+    });
+
+    it("points to the history when GitHub gave no ranges", () => {
+      const bare = lines(binary([]), 1, 20, false);
+      expectValidMessage(bare);
+      expect(descriptionOf(bare)).toBe(
+        "This is a binary file (12.3 KiB): it has no lines to blame. " +
+          `Its changes are in [its history on GitHub](${REPOSITORY.url}/commits/${PINNED.oid}/assets/logo.png).`,
+      );
+      expect(bare.embeds[0]!.fields).toBeUndefined();
+    });
+
+    it("takes the author date when a cached answer has no commit date", () => {
+      const { committedDate: _dropped, ...withoutDate } = newer;
+      const cached = binary([
+        { startingLine: 1, endingLine: 1, age: 1, commit: older },
+        { startingLine: 2, endingLine: 2, age: 1, commit: withoutDate as typeof newer },
+      ]);
+      expect(lines(cached, 1, 20, false).embeds[0]!.fields![0]!.name).toBe(
+        `Last changed in ${older.abbreviatedOid}`,
+      );
+    });
   });
 
   it("says an empty file is empty", () => {
@@ -272,8 +426,28 @@ describe("formatBlame on special files", () => {
     expectValidMessage(message);
     expect(descriptionOf(message)).toContain("Lines 25–30 of 30.");
     expect(descriptionOf(message)).toContain("The file has 30 lines");
-    const wholly = lines(answer, 100, 110);
-    expect(descriptionOf(wholly)).toContain("Lines 20–30 of 30.");
+  });
+
+  it("says 'Line 5 of 30.' for one line", () => {
+    const description = descriptionOf(lines(makeBlame({ lines: makeLines(30, 10) }), 5, 5));
+    expect(description).toMatch(/^Line 5 of 30\.\n/);
+    expect(description).not.toContain("Lines 5–5");
+  });
+
+  it("says that a selection wholly past the end moved to the last lines, and why", () => {
+    const answer = makeBlame({ lines: makeLines(30, 10) });
+    const message = lines(answer, 100, 110);
+    expectValidMessage(message);
+    const description = descriptionOf(message);
+    expect(description).toMatch(
+      /^Lines 100–110 are past the end of the file \(30 lines\); showing the last lines, 20–30\.\n/,
+    );
+    expect(description).not.toContain("stops there");
+    const shown = codeBlocks(description)[0]!.split("\n").slice(1, -1);
+    expect(shown.map((line) => Number(/^\s*(\d+)/.exec(line)![1]))).toEqual(
+      Array.from({ length: 11 }, (_, index) => 20 + index),
+    );
+    expect(message.embeds[0]!.url).toMatch(/#L20-L30$/);
   });
 
   it("survives ranges that are unsorted, overlapping or leave lines uncovered", () => {

@@ -160,6 +160,48 @@ describe("formatContents on a file", () => {
     expect(descriptionOf(clamped)).toContain("The file has 120 lines");
   });
 
+  it("says 'Line 5 of 120.' for one line", () => {
+    const description = descriptionOf(formatContents(blob(text), { startLine: 5, endLine: 5 }, meta));
+    expect(description).toMatch(/^Line 5 of 120\.\n/);
+    expect(description).not.toContain("Lines 5–5");
+  });
+
+  it("says that a selection wholly past the end moved to the last lines, and why", () => {
+    const message = formatContents(blob(text), { startLine: 7000, endLine: 7010 }, meta);
+    expectValidMessage(message);
+    const description = descriptionOf(message);
+    expect(description).toMatch(
+      /^Lines 7,000–7,010 are past the end of the file \(120 lines\); showing the last lines, 110–120\.\n/,
+    );
+    expect(description).not.toContain("stops there");
+    expect(message.embeds[0]!.url).toMatch(/#L110-L120$/);
+  });
+
+  it("does not call the lines GitHub returned of a cut file the file's lines", () => {
+    const cut = (view: { startLine: number; endLine: number }) =>
+      descriptionOf(
+        formatContents(
+          {
+            kind: "blob",
+            repository: REPOSITORY,
+            commit: PINNED,
+            path: "data/huge.log",
+            file: { kind: "text", text, byteSize: 3_000_000, isTruncated: true },
+          },
+          view,
+          meta,
+        ),
+      );
+    const clipped = cut({ startLine: 100, endLine: 200 });
+    expect(clipped).toContain("so only lines 1–120 are here.");
+    expect(clipped).toContain("Lines 100–120 of the 120 here.");
+    expect(clipped).toContain("GitHub's text stops at line 120, so the selection stops there.");
+    expect(clipped).not.toContain("The file has");
+    expect(cut({ startLine: 500, endLine: 505 })).toContain(
+      "Lines 500–505 are past the end of GitHub's text (120 lines); showing the last lines here, 115–120.",
+    );
+  });
+
   it("attaches 3,000 lines of 200 characters and stays within the limits", () => {
     const long = `${makeLines(3000, 200).join("\n")}\n`;
     const message = formatContents(blob(long), { startLine: 1, endLine: 3000 }, meta);

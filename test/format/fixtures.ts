@@ -101,6 +101,7 @@ export function makeCommit(n: number, overrides: Partial<BlameCommit> = {}): Bla
     messageHeadline: `Change number ${n}`,
     url: `https://github.com/octo/widgets/commit/${oid}`,
     authoredDate: new Date(Date.UTC(2020, 0, 1) + n * 86_400_000).toISOString(),
+    committedDate: new Date(Date.UTC(2020, 0, 1) + n * 86_400_000 + 3_600_000).toISOString(),
     authorName: `Author ${n % 7}`,
     authorLogin: n % 3 === 0 ? null : `dev${n % 7}`,
     ...overrides,

@@ -85,6 +85,7 @@ describe("answers as plain data", () => {
             messageHeadline: "change aaa",
             url: `https://github.com/demo/widgets/commit/${"a".repeat(40)}`,
             authoredDate: "2024-04-30T09:00:00Z",
+            committedDate: "2024-04-30T09:30:00Z",
             authorName: "Ann",
             authorLogin: "ann",
           },

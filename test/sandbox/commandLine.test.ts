@@ -3,6 +3,7 @@ import {
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from "discord-api-types/v10";
 import { describe, expect, it } from "vitest";
+import { command as blame } from "../../commands/blame.js";
 import { parseCommandLine, splitWords } from "../../src/sandbox/commandLine.js";
 
 const definitions: RESTPostAPIChatInputApplicationCommandsJSONBody[] = [
@@ -76,5 +77,17 @@ describe("terminal command line", () => {
     expect(() => parseCommandLine("/contributors repo:a/b page:two", definitions)).toThrow(/whole number/);
     expect(() => parseCommandLine("/settings", definitions)).toThrow(/takes one of: threads/);
     expect(() => parseCommandLine('/blame repo:"a', definitions)).toThrow(/unclosed/);
+  });
+
+  it("takes /blame with a file URL and no path, as the real /blame definition allows", () => {
+    const real = [blame.data as RESTPostAPIChatInputApplicationCommandsJSONBody];
+    expect(
+      parseCommandLine("/blame repo:https://github.com/demo/widgets/blob/main/README.md#L1-L5", real),
+    ).toEqual({
+      name: "blame",
+      path: [],
+      options: { repo: "https://github.com/demo/widgets/blob/main/README.md#L1-L5" },
+    });
+    expect(() => parseCommandLine("/blame path:README.md", real)).toThrow(/needs repo/);
   });
 });

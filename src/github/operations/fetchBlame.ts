@@ -95,6 +95,7 @@ export async function fetchBlame(
         messageHeadline: range.commit.messageHeadline,
         url: range.commit.url,
         authoredDate: range.commit.authoredDate,
+        committedDate: range.commit.committedDate,
         authorName: range.commit.author?.name ?? null,
         authorLogin: range.commit.author?.user?.login ?? null,
       },

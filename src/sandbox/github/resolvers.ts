@@ -526,6 +526,7 @@ const Commit = {
     // Unconfirmed for blame: a missing path is answered as Commit.file answers it (NOT_FOUND), and
     // so is a folder or a submodule (no file to blame; GitHub errors too, in words not captured).
     // As `blame` is non-null in the schema, the null propagates to the enclosing nullable field.
+    // Also unconfirmed: a binary file gets git's ranges (its bytes split at newline bytes).
     if (ranges === null) throw fileNotFound(args.path);
     // Read every commit of the blame now, in one pipelined burst, so the ranges resolve synchronously.
     await Promise.all(

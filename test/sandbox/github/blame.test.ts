@@ -122,6 +122,20 @@ describe("blame of other files", () => {
     expect(ranges.map((range) => range.age)).toEqual([10]);
   });
 
+  it("blames a binary file as git does: a range per run of its newline-separated bytes", async () => {
+    // GITHUB-FACTS.md says nothing of blame on a binary file; GitHub's blame is git's, which
+    // splits any content at its newline bytes. The demo PNG was added, then changed once.
+    const ranges = await blame("main", DEMO_PATHS.logo);
+    expect(expand(ranges)).toEqual(await gitBlameLines("main", DEMO_PATHS.logo));
+    const headlines = new Set(ranges.map((range) => range.commit.messageHeadline));
+    expect(headlines).toEqual(new Set(["Add the widget logo", "Update the logo"]));
+    const last = (await git("log", "-1", "--format=%H", "main", "--", DEMO_PATHS.logo)).trim();
+    const newest = [...ranges].sort(
+      (a, b) => Date.parse(b.commit.committedDate) - Date.parse(a.commit.committedDate),
+    )[0]!;
+    expect(newest.commit.oid).toBe(last);
+  });
+
   it("gives no ranges for an empty file", async () => {
     expect(await blame("main", DEMO_PATHS.emptyFile)).toEqual([]);
   });
