@@ -80,6 +80,7 @@ interface Choice {
 /** What `/help` prints. */
 export const CHAT_HELP = `Type a slash command as in Discord, options as name:value (quote values with spaces):
   /blame repo:demo/widgets path:${DEMO_PATHS.engine} lines:100-140
+  /blame repo:https://github.com/demo/widgets/blob/main/README.md#L1-L5   (a file URL fills in path)
   /contents repo:demo/widgets path:src
   /repos owner:demo sort:name
   /contributors repo:demo/crowd page:2
