@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createBot, type Bot } from "../bot/client.js";
+import { createBot, type Bot } from "../bot/bot.js";
 import { commandDefinitions, loadCommands } from "../bot/loadCommands.js";
 import { loadConfig, type Config } from "../config.js";
 import { createServices, type RunningServices } from "../createServices.js";
@@ -158,13 +158,14 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
   // Globally, as `npm run deploy` does without DISCORD_GUILD_ID: usable in the server and in DMs.
   discord.registerCommands(commandDefinitions(commands));
   const bot = createBot({
+    token: discord.botToken,
     apiUrl: discord.apiUrl,
     commands,
     services: running.services,
     logger,
     ...(options.deferAfterMs !== undefined ? { deferAfterMs: options.deferAfterMs } : {}),
   });
-  await bot.start(discord.botToken);
+  await bot.start();
 
   return {
     github,
