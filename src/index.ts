@@ -14,9 +14,13 @@ const STOP_DEADLINE_MS = 10_000;
 async function runBot(config: Config, logger: Logger): Promise<void> {
   const commands = await loadCommands();
   const services = await createServices(config, logger);
+  // HTTP mode when DISCORD_PUBLIC_KEY is set (no gateway connection), else the gateway shards
+  // DISCORD_SHARDS names; HTTP_PORT also serves /healthz in gateway mode (SPEC section 5).
   const bot = createBot({
     token: config.discord.token as string,
     apiUrl: config.discord.apiUrl,
+    publicKey: config.discord.publicKey,
+    httpPort: config.http.port,
     shards: config.discord.shards,
     commands,
     services: services.services,
