@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createBot, type Bot, type Transport } from "../bot/bot.js";
+import type { ShardSelection } from "../bot/gateway/gatewayClient.js";
 import { commandDefinitions, loadCommands } from "../bot/loadCommands.js";
 import { loadConfig, type Config } from "../config.js";
 import { createServices, type RunningServices } from "../createServices.js";
@@ -63,6 +64,8 @@ export interface SandboxWorldOptions {
    * then checks it (probes with bad signatures) and POSTs every interaction there, signed.
    */
   transport?: Transport;
+  /** Gateway mode: the shards the bot runs (default every shard the local Discord recommends). */
+  shards?: ShardSelection;
   /** Where the bot's stores live; default a new temporary folder, removed on close. */
   dataDir?: string;
   /** Where the demo world's git repositories live (default: the stand-in's shared temp folder). */
@@ -170,6 +173,7 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
     publicKey: config.discord.publicKey,
     httpPort: config.http.port,
     httpHost: "127.0.0.1",
+    ...(options.shards ? { shards: options.shards } : {}),
     commands,
     services: running.services,
     logger,
