@@ -32,12 +32,37 @@ export interface HttpFirstResponse {
   readonly answered: boolean;
 }
 
+/** Writes the HTTP reply; resolves once it is handed to the connection. */
+function send(
+  reply: ServerResponse,
+  status: number,
+  contentType: string | null,
+  body: Buffer,
+): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onClose = (): void =>
+      reject(new Error("the interactions request closed before its first response was sent"));
+    reply.once("close", onClose);
+    reply.writeHead(status, {
+      ...(contentType ? { "Content-Type": contentType } : {}),
+      "Content-Length": String(body.length),
+    });
+    reply.end(body, () => {
+      reply.off("close", onClose);
+      resolve();
+    });
+  });
+}
+
 /**
  * Wraps an interaction's REST responder so that its first response goes into the HTTP reply, as
  * Discord expects of an interactions endpoint (within 3 s; the rest over the webhook routes).
- * When the reply can no longer be written (Discord or a proxy closed the request), the first
- * response falls back to the callback route, which either still takes it or says why not
- * (10062 when too late), as it would over the gateway.
+ * When the message the first response makes is wanted at once (a thread starts from it), the
+ * reply is a 202 without a body and the first response goes to the callback route, which returns
+ * the message, as Discord allows: no read of `@original` after it. When the reply can no longer be
+ * written (Discord or a proxy closed the request), the first response falls back to the callback
+ * route too, which either still takes it or says why not (10062 when too late), as over the
+ * gateway.
  */
 export function httpFirstResponse(reply: ServerResponse, rest: Responder): HttpFirstResponse {
   let answered = false;
@@ -46,19 +71,15 @@ export function httpFirstResponse(reply: ServerResponse, rest: Responder): HttpF
     ...rest,
     async respond(response, files, options) {
       if (answered || gone()) return rest.respond(response, files, options);
+      if (options?.wantMessage) {
+        answered = true;
+        await send(reply, 202, null, Buffer.alloc(0));
+        return rest.respond(response, files, options);
+      }
       const { contentType, body } = await encodeFirstResponse(response, files);
       if (answered || gone()) return rest.respond(response, files, options);
       answered = true;
-      await new Promise<void>((resolve, reject) => {
-        const onClose = (): void =>
-          reject(new Error("the interactions request closed before its first response was sent"));
-        reply.once("close", onClose);
-        reply.writeHead(200, { "Content-Type": contentType, "Content-Length": String(body.length) });
-        reply.end(body, () => {
-          reply.off("close", onClose);
-          resolve();
-        });
-      });
+      await send(reply, 200, contentType, body);
       // Discord makes the message once it reads the reply: the caller reads it back when it needs it.
       return null;
     },

@@ -181,6 +181,22 @@ describe("interactions over HTTP, end to end", () => {
     expect(transcriptOf(record).text).toContain("sprockets");
   });
 
+  it("answers in a thread: a 202, then the summary through the callback route, which returns the message to start it from", async () => {
+    const record = await world.run(
+      { kind: "slash", name: "contents", options: { repo: "demo/widgets", path: "README.md", thread: true } },
+      { settleMs: 300 },
+    );
+    expect(record.delivery).toMatchObject({ transport: "http", status: 202 });
+    expect(record.callbacks).toMatchObject([{ type: 4, via: "callback", withResponse: true }]);
+    const seen = transcriptOf(record);
+    expect(seen.threadName).toBe("contents demo/widgets README.md");
+    expect(seen.messages.at(-1)?.place).toBe("thread");
+    const reads = world.discord.requests.filter(
+      (request) => request.interactionId === record.id && request.method === "GET",
+    );
+    expect(reads).toEqual([]);
+  });
+
   it("pages with a button", async () => {
     const record = await world.run({
       kind: "slash",
