@@ -4,7 +4,7 @@
  */
 import { ConfigError, loadConfigFromProcess, type Config } from "./config.js";
 import { createLogger, type Logger } from "./logger.js";
-import { createBot } from "./bot/client.js";
+import { createBot } from "./bot/bot.js";
 import { loadCommands } from "./bot/loadCommands.js";
 import { createServices } from "./createServices.js";
 
@@ -14,7 +14,18 @@ const STOP_DEADLINE_MS = 10_000;
 async function runBot(config: Config, logger: Logger): Promise<void> {
   const commands = await loadCommands();
   const services = await createServices(config, logger);
-  const bot = createBot({ apiUrl: config.discord.apiUrl, commands, services: services.services, logger });
+  // HTTP mode when DISCORD_PUBLIC_KEY is set (no gateway connection), else the gateway shards
+  // DISCORD_SHARDS names; HTTP_PORT also serves /healthz in gateway mode (SPEC section 5).
+  const bot = createBot({
+    token: config.discord.token as string,
+    apiUrl: config.discord.apiUrl,
+    publicKey: config.discord.publicKey,
+    httpPort: config.http.port,
+    shards: config.discord.shards,
+    commands,
+    services: services.services,
+    logger,
+  });
   let stopping = false;
   const stop = async (signal: string): Promise<void> => {
     if (stopping) return;
@@ -37,7 +48,7 @@ async function runBot(config: Config, logger: Logger): Promise<void> {
   };
   process.once("SIGINT", () => void stop("SIGINT"));
   process.once("SIGTERM", () => void stop("SIGTERM"));
-  await bot.start(config.discord.token as string);
+  await bot.start();
 }
 
 async function main(): Promise<void> {

@@ -1,8 +1,18 @@
 import type { APIApplicationCommandOptionChoice } from "discord-api-types/v10";
-import type { Services } from "../bot/services.js";
-import type { Asker } from "./scout.js";
 import { parseRef } from "../input/refArgument.js";
 import { parseRepoArgument, webHostsOf } from "../input/repoArgument.js";
+import type { LatestOnly } from "./latestOnly.js";
+import type { Asker, Scout } from "./scout.js";
+
+/**
+ * What suggestions read: the Scout's lookups, one upstream lookup per user at a time, and the web
+ * host of pasted URLs. The bot's `Services` has all of it; nothing here reaches back into `bot/`.
+ */
+export interface AutocompleteDeps {
+  scout: Pick<Scout, "recentRepositories" | "repositories" | "contents">;
+  lookups: LatestOnly;
+  config: { github: { webUrl: string } };
+}
 
 /** Discord's limits on autocomplete: 25 choices, name 1..100, value up to 100. */
 const MAX_CHOICES = 25;
@@ -26,7 +36,7 @@ function compact<T>(items: ReadonlyArray<T | null>): T[] {
 export async function suggestRepositories(
   typed: string,
   asker: Asker,
-  services: Services,
+  services: AutocompleteDeps,
 ): Promise<APIApplicationCommandOptionChoice[]> {
   const text = typed.trim();
   const lower = text.toLowerCase();
@@ -75,7 +85,7 @@ export async function suggestPaths(
   repoText: string,
   typed: string,
   asker: Asker,
-  services: Services,
+  services: AutocompleteDeps,
   refText?: string,
 ): Promise<APIApplicationCommandOptionChoice[]> {
   let parsed;
@@ -123,7 +133,7 @@ export async function autocompleteRepoAndPath(
   focused: { name: string; value: string },
   options: Readonly<Record<string, string | number | boolean | undefined>>,
   request: Asker,
-  services: Services,
+  services: AutocompleteDeps,
 ): Promise<APIApplicationCommandOptionChoice[]> {
   if (focused.name === "repo") return suggestRepositories(focused.value, request, services);
   if (focused.name !== "path") return [];

@@ -18,7 +18,7 @@ export interface TtlStore {
   set(key: string, value: unknown, ttlMs: number): Promise<unknown>;
 }
 
-/** Buttons stay usable for a week; after that the router says the button has expired. */
+/** Buttons stay usable for a week; after that the core says the button has expired. */
 export const BUTTON_STATE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 /**

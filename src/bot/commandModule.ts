@@ -45,7 +45,7 @@ export interface ContinuationContext {
  * Work that goes on after the first answer was delivered in place (a sign-in waiting for the
  * person to approve it on GitHub). What it resolves to replaces the reply (`editReply`); what it
  * throws replaces it with the error line, as any command error. It must be done by the request's
- * `editBy`, after which the reply can no longer be edited. The router runs it while the
+ * `editBy`, after which the reply can no longer be edited. The core runs it while the
  * interaction counts as in flight, so a stop waits for it after aborting `signal`.
  */
 export type Continuation = (context: ContinuationContext) => Promise<FormattedMessage>;
@@ -60,9 +60,9 @@ export interface CommandAnswer {
   /** Slash commands answered in place only: edits the reply later (see {@link Continuation}). */
   continuation?: Continuation;
   /**
-   * Set when the answer holds private code (SPEC section 4): the router then shows it to the asker
+   * Set when the answer holds private code (SPEC section 4): the interaction core then shows it to the asker
    * only, unless the place is already private or the server allows private answers in its
-   * channels, and never starts a public thread for it. Commands declare it; the router does not
+   * channels, and never starts a public thread for it. Commands declare it; the core does not
    * look into answers to guess it.
    */
   privacy?: AnswerPrivacy;
@@ -78,7 +78,7 @@ export interface ComponentContext {
 /**
  * One slash command. `data` is the registration (plain discord-api-types data, shared with
  * deploy-commands.ts); `parse` turns raw options into typed arguments (zod), throwing
- * `InvalidOptionError`; `execute` does the work through services and returns an answer. The router
+ * `InvalidOptionError`; `execute` does the work through services and returns an answer. The core
  * owns every Discord concern: deferral, threads, ephemeral errors.
  */
 export interface CommandModule<Args = unknown> {

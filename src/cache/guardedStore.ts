@@ -1,4 +1,5 @@
 import type { Keyv } from "keyv";
+import { settleWithin } from "../timeouts.js";
 import type { OutageReporter } from "./outageReporter.js";
 
 /**
@@ -68,20 +69,13 @@ export interface KeyTracker {
 }
 
 /**
- * Bounds a promise with a timeout. The abandoned promise keeps running; its late rejection is
- * swallowed here so it can never become an unhandled rejection.
+ * Bounds a promise with a timeout ({@link StoreTimeoutError} past it). The abandoned promise keeps
+ * running; its late rejection is swallowed so it can never become an unhandled rejection.
  */
 export async function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new StoreTimeoutError(timeoutMs)), timeoutMs);
-  });
-  promise.catch(() => undefined);
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+  const bounded = await settleWithin(promise, timeoutMs);
+  if (bounded.timedOut) throw new StoreTimeoutError(timeoutMs);
+  return bounded.value;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createBot, type Bot } from "../bot/client.js";
+import { createBot, type Bot, type Transport } from "../bot/bot.js";
+import type { ShardSelection } from "../bot/gateway/gatewayClient.js";
 import { commandDefinitions, loadCommands } from "../bot/loadCommands.js";
 import { loadConfig, type Config } from "../config.js";
 import { createServices, type RunningServices } from "../createServices.js";
@@ -57,6 +58,14 @@ export interface SandboxWorld {
 }
 
 export interface SandboxWorldOptions {
+  /**
+   * How interactions reach the bot (default the gateway): `http` starts the bot with
+   * DISCORD_PUBLIC_KEY on a free port and saves its `/interactions` URL at the local Discord, which
+   * then checks it (probes with bad signatures) and POSTs every interaction there, signed.
+   */
+  transport?: Transport;
+  /** Gateway mode: the shards the bot runs (default every shard the local Discord recommends). */
+  shards?: ShardSelection;
   /** Where the bot's stores live; default a new temporary folder, removed on close. */
   dataDir?: string;
   /** Where the demo world's git repositories live (default: the stand-in's shared temp folder). */
@@ -141,6 +150,7 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
     LOG_LEVEL: "info",
     GITHUB_OAUTH_CLIENT_ID: oauth?.clientId,
     GITHUB_OAUTH_CLIENT_SECRET: oauth?.clientSecret,
+    ...(options.transport === "http" ? { DISCORD_PUBLIC_KEY: discord.publicKey, HTTP_PORT: "0" } : {}),
   });
   // Links point where the stand-in says repositories live (github.com by default), like the links
   // in the stand-in's own answers.
@@ -158,13 +168,19 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
   // Globally, as `npm run deploy` does without DISCORD_GUILD_ID: usable in the server and in DMs.
   discord.registerCommands(commandDefinitions(commands));
   const bot = createBot({
+    token: discord.botToken,
     apiUrl: discord.apiUrl,
+    publicKey: config.discord.publicKey,
+    httpPort: config.http.port,
+    httpHost: "127.0.0.1",
+    ...(options.shards ? { shards: options.shards } : {}),
     commands,
     services: running.services,
     logger,
     ...(options.deferAfterMs !== undefined ? { deferAfterMs: options.deferAfterMs } : {}),
   });
-  await bot.start(discord.botToken);
+  await bot.start();
+  if (bot.transport === "http") await discord.setInteractionsEndpoint(`${bot.httpUrl}/interactions`);
 
   return {
     github,

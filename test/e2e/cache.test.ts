@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { createClient } from "@keyv/redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OTHER_LOGIN, OTHER_TOKEN } from "../../src/sandbox/github/index.js";
-import { startSandboxWorld, type SandboxWorld } from "../../src/sandbox/harness.js";
+import type { SandboxWorld } from "../../src/sandbox/harness.js";
+import { startWorld } from "./helpers.js";
 import { transcriptOf } from "../../src/sandbox/transcript.js";
 import { describeWithRedis, redisTestUrl } from "../cache/helpers.js";
 
@@ -21,7 +22,7 @@ describe("the answer cache, end to end", () => {
   beforeAll(async () => {
     // The default token may read private repositories here (GITHUB_TOKEN_ALLOW_PRIVATE): the test
     // of cache scoping reads demo/secret with it, then with a token that cannot see it.
-    world = await startSandboxWorld({ shortTtlSeconds: 1, allowPrivate: true });
+    world = await startWorld({ shortTtlSeconds: 1, allowPrivate: true });
   });
   afterAll(async () => {
     await world?.close();
@@ -112,7 +113,7 @@ describe("the answer cache, end to end", () => {
 describe("a cache outage", () => {
   let world: SandboxWorld;
   beforeAll(async () => {
-    world = await startSandboxWorld({ redisUrl: "redis://127.0.0.1:1", storePrefix: "outage" });
+    world = await startWorld({ redisUrl: "redis://127.0.0.1:1", storePrefix: "outage" });
   });
   afterAll(async () => {
     await world?.close();
@@ -145,7 +146,7 @@ describeWithRedis("the Redis-backed cache and vault", () => {
   let world: SandboxWorld;
   const prefix = `e2e-${randomBytes(4).toString("hex")}`;
   beforeAll(async () => {
-    world = await startSandboxWorld({ redisUrl: redisTestUrl(), storePrefix: prefix });
+    world = await startWorld({ redisUrl: redisTestUrl(), storePrefix: prefix });
   });
   afterAll(async () => {
     await world?.close();

@@ -13,6 +13,7 @@ import {
   type WorldDefinition,
 } from "../../src/sandbox/github/index.js";
 import { startSandboxWorld, type SandboxWorld, type SandboxWorldOptions } from "../../src/sandbox/harness.js";
+import { e2eTransport } from "./transport.js";
 import {
   formattedOf,
   transcriptOf,
@@ -26,7 +27,14 @@ import {
  */
 
 /**
- * Starts a sandbox world before the tests of the enclosing block and closes it after them. Between
+ * Starts a sandbox world on this pass's transport (see transport.ts) unless `options` names one.
+ */
+export function startWorld(options: SandboxWorldOptions = {}): Promise<SandboxWorld> {
+  return startSandboxWorld({ transport: e2eTransport(), ...options });
+}
+
+/**
+ * Starts a sandbox world (on this pass's transport) before the tests of the enclosing block and closes it after them. Between
  * tests, injected faults, latency and the demo token's rate limit are reset, so a test never leaves
  * GitHub broken for the next one.
  */
@@ -36,7 +44,7 @@ export function useWorld(options: SandboxWorldOptions & { extended?: boolean } =
   beforeAll(async () => {
     const { extended, ...rest } = options;
     if (extended) extension = await extendedDemoWorld();
-    world = await startSandboxWorld({
+    world = await startWorld({
       ...rest,
       ...(extension ? { github: { ...rest.github, world: extension.definition } } : {}),
       client: { holdWhileLimited: false, ...rest.client },

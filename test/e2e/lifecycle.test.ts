@@ -1,11 +1,14 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { commandDefinitions, loadCommands } from "../../src/bot/loadCommands.js";
 import { startDiscordStandIn, type DiscordStandIn } from "../../src/sandbox/discord/index.js";
 import { DEMO_TOKEN, startGitHubStandIn, type GitHubStandIn } from "../../src/sandbox/github/index.js";
 import { transcriptOf } from "../../src/sandbox/transcript.js";
+import { e2eTransport } from "./transport.js";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -16,6 +19,32 @@ function runScript(script: string, env: Record<string, string>, args: string[] =
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
+}
+
+/** A port nothing listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Waits until the bot's `/healthz` answers 200. */
+async function healthy(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const status = await fetch(`${url}/healthz`).then(
+      (response) => response.status,
+      () => 0,
+    );
+    if (status === 200) return;
+    if (Date.now() > deadline) throw new Error(`${url}/healthz did not answer 200 in time`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 function exited(child: ChildProcess): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -52,7 +81,8 @@ describe("the bot as a process, against the local Discord and GitHub", () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it("registers the commands in DISCORD_GUILD_ID with `npm run deploy`", async () => {
+  it("registers the commands in DISCORD_GUILD_ID with `npm run deploy`", async ({ skip }) => {
+    skip(e2eTransport() === "http", "deploying is the same whatever the transport");
     const result = await exited(runScript("deploy-commands.ts", env));
     expect(result.stderr).not.toMatch(/error/i);
     expect(result.code).toBe(0);
@@ -76,10 +106,24 @@ describe("the bot as a process, against the local Discord and GitHub", () => {
   });
 
   it("connects, answers, finishes the interaction in flight on SIGTERM and exits 0", async () => {
-    const bot = runScript("src/index.ts", env);
+    // Over HTTP: DISCORD_PUBLIC_KEY set, the bot listens on HTTP_PORT and the local Discord is
+    // told its /interactions URL (which it checks with Discord's probes first).
+    const http = e2eTransport() === "http" ? `http://127.0.0.1:${await freePort()}` : null;
+    const bot = runScript(
+      "src/index.ts",
+      http ? { ...env, DISCORD_PUBLIC_KEY: discord.publicKey, HTTP_PORT: new URL(http).port } : env,
+    );
     const done = exited(bot);
     try {
-      await discord.waitForGatewaySession({ timeoutMs: 20_000 });
+      if (http) {
+        // As `npm run deploy` registers them (that test runs in the gateway pass).
+        if (discord.commands({ guildId: discord.guildId }).length === 0)
+          discord.registerCommands(commandDefinitions(await loadCommands()), { guildId: discord.guildId });
+        await healthy(http, 20_000);
+        await discord.setInteractionsEndpoint(`${http}/interactions`);
+      } else {
+        await discord.waitForGatewaySession({ timeoutMs: 20_000 });
+      }
       const whoami = await (
         await discord.interact({ kind: "slash", name: "whoami" })
       ).waitForAnswer({ timeoutMs: 10_000 });
@@ -101,13 +145,20 @@ describe("the bot as a process, against the local Discord and GitHub", () => {
       expect(result.code).toBe(0);
       expect(Date.now() - stopAt).toBeLessThan(10_000);
       expect(discord.gatewaySessions().filter((session) => session.connected)).toEqual([]);
+      // Over HTTP no gateway session was ever opened, and the interactions came by POST.
+      if (http) {
+        expect(discord.gatewaySessions()).toEqual([]);
+        expect(record.delivery).toMatchObject({ transport: "http", status: 200 });
+      }
     } finally {
       github.setLatency(0);
       bot.kill("SIGKILL");
+      if (http) await discord.setInteractionsEndpoint(null);
     }
   });
 
-  it("reports every configuration problem at once, by name, without a stack trace", async () => {
+  it("reports every configuration problem at once, by name, without a stack trace", async ({ skip }) => {
+    skip(e2eTransport() === "http", "configuration is checked the same whatever the transport");
     const result = await exited(
       runScript("src/index.ts", {
         ...env,

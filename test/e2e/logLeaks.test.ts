@@ -3,6 +3,7 @@ import type { InteractionHandle, RestRequestRecord } from "../../src/sandbox/dis
 import { DEMO_LOGIN, DEMO_TOKEN } from "../../src/sandbox/github/index.js";
 import { capturingLogger } from "../cache/helpers.js";
 import { useWorld } from "./helpers.js";
+import { e2eTransport } from "./transport.js";
 
 /** The one line of `demo/secret`'s SECRET.md: private file content. */
 const PRIVATE_LINE = "Only members see this.";
@@ -66,7 +67,13 @@ describe("Discord API errors in the logs", () => {
     expectLogsHoldNo([handle.token]);
   });
 
-  it("a late first response (10062) carrying private code: logged without the interaction token or the code", async () => {
+  it("a late first response (10062) carrying private code: logged without the interaction token or the code", async ({
+    skip,
+  }) => {
+    // Over HTTP the first response is the reply to Discord's POST: one Discord finds too late is
+    // dropped without a word to the bot (nothing refused, nothing to log). The HTTP transport's own
+    // case, a request closed before the answer was ready, is in test/bot/http/.
+    skip(e2eTransport() === "http", "over HTTP, Discord drops a late reply without telling the bot");
     await useServerToken();
     const asker = { guildId: world().discord.guildId, userId: world().discord.users.member.id };
     // Warm the cache, so the answer is ready at once and goes out as the first response.

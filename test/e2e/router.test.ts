@@ -1,7 +1,8 @@
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createLogger } from "../../src/logger.js";
-import { startSandboxWorld, type SandboxWorld } from "../../src/sandbox/harness.js";
+import type { SandboxWorld } from "../../src/sandbox/harness.js";
+import { startWorld } from "./helpers.js";
 import { transcriptOf } from "../../src/sandbox/transcript.js";
 
 const logLines: string[] = [];
@@ -14,7 +15,7 @@ const logStream = new Writable({
 
 let world: SandboxWorld;
 beforeAll(async () => {
-  world = await startSandboxWorld({
+  world = await startWorld({
     logger: createLogger({ level: "info", destination: logStream, pretty: false }),
     client: { holdWhileLimited: false },
   });

@@ -10,9 +10,9 @@ import {
   ensureDemoWorld,
 } from "../../src/sandbox/github/index.js";
 import { runGitChecked } from "../../src/sandbox/github/gitProcess.js";
-import { startSandboxWorld, type SandboxWorld } from "../../src/sandbox/harness.js";
+import type { SandboxWorld } from "../../src/sandbox/harness.js";
 import { createTaggedRepository, type TaggedRepository } from "../sandbox/github/taggedRepository.js";
-import { answerOf, commitOf, errorText, expectDeliveredWithoutPings } from "./helpers.js";
+import { answerOf, commitOf, errorText, expectDeliveredWithoutPings, startWorld } from "./helpers.js";
 
 /*
  * /blame and /contents with a tag as `ref`, through the real bot and both stand-ins. GitHub answers
@@ -39,7 +39,7 @@ beforeAll(async () => {
   tagged = await createTaggedRepository(folder);
   const definition = structuredClone((await ensureDemoWorld()).definition);
   definition.repositories.push({ owner: "demo", name: "tagged", id: 880002, gitDir: tagged.gitDir });
-  world = await startSandboxWorld({ github: { world: definition }, client: { holdWhileLimited: false } });
+  world = await startWorld({ github: { world: definition }, client: { holdWhileLimited: false } });
 });
 
 afterAll(async () => {

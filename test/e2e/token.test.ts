@@ -2,7 +2,8 @@ import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../src/logger.js";
 import { OTHER_LOGIN, OTHER_TOKEN } from "../../src/sandbox/github/index.js";
-import { startSandboxWorld, type SandboxWorld } from "../../src/sandbox/harness.js";
+import type { SandboxWorld } from "../../src/sandbox/harness.js";
+import { startWorld } from "./helpers.js";
 import { transcriptOf } from "../../src/sandbox/transcript.js";
 
 const logs: string[] = [];
@@ -16,7 +17,7 @@ const destination = new Writable({
 describe("/token: the server's own GitHub token", () => {
   let world: SandboxWorld;
   beforeAll(async () => {
-    world = await startSandboxWorld({ logger: createLogger({ level: "debug", destination, pretty: false }) });
+    world = await startWorld({ logger: createLogger({ level: "debug", destination, pretty: false }) });
     world.github.addToken(OTHER_TOKEN, OTHER_LOGIN);
   });
   afterAll(async () => {
@@ -88,7 +89,7 @@ describe("/token: the server's own GitHub token", () => {
 describe("/token set on a bot with no encryption key", () => {
   let world: SandboxWorld;
   beforeAll(async () => {
-    world = await startSandboxWorld({ encryptionKey: null });
+    world = await startWorld({ encryptionKey: null });
   });
   afterAll(async () => {
     await world?.close();

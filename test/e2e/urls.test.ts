@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_PATHS, DEMO_REFS } from "../../src/sandbox/github/index.js";
-import { startSandboxWorld, type SandboxWorld } from "../../src/sandbox/harness.js";
+import type { SandboxWorld } from "../../src/sandbox/harness.js";
+import { startWorld } from "./helpers.js";
 import { transcriptOf } from "../../src/sandbox/transcript.js";
 
 let world: SandboxWorld;
 beforeAll(async () => {
-  world = await startSandboxWorld();
+  world = await startWorld();
 });
 afterAll(async () => {
   await world?.close();

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_LOGIN, DEMO_TOKEN, OTHER_LOGIN, OTHER_TOKEN } from "../../src/sandbox/github/index.js";
-import { startSandboxWorld, type SandboxWorld } from "../../src/sandbox/harness.js";
+import type { SandboxWorld } from "../../src/sandbox/harness.js";
+import { startWorld } from "./helpers.js";
 import { transcriptOf } from "../../src/sandbox/transcript.js";
 
 describe("/whoami end to end", () => {
   let world: SandboxWorld;
   beforeAll(async () => {
-    world = await startSandboxWorld();
+    world = await startWorld();
   });
   afterAll(async () => {
     await world?.close();
@@ -49,7 +50,7 @@ describe("/whoami end to end", () => {
 describe("/whoami with no token at all", () => {
   let world: SandboxWorld;
   beforeAll(async () => {
-    world = await startSandboxWorld({ defaultToken: null });
+    world = await startWorld({ defaultToken: null });
   });
   afterAll(async () => {
     await world?.close();
@@ -69,7 +70,7 @@ describe("/whoami with no token at all", () => {
 describe("/whoami with a token GitHub no longer accepts", () => {
   let world: SandboxWorld;
   beforeAll(async () => {
-    world = await startSandboxWorld({ defaultToken: "ghp_revokedToken00000000000000000000000" });
+    world = await startWorld({ defaultToken: "ghp_revokedToken00000000000000000000000" });
   });
   afterAll(async () => {
     await world?.close();

@@ -1,10 +1,8 @@
-import { ChannelType, InteractionContextType, MessageFlags } from "discord-api-types/v10";
-import type { BaseMessageOptions } from "discord.js";
-import { formatError } from "../format/error.js";
-import type { FormattedMessage } from "../format/message.js";
-import { privateAnswerNote, type AnswerPrivacy } from "../format/privacy.js";
-import type { Logger } from "../logger.js";
-import { toMessageOptions } from "./messagePayload.js";
+import { ChannelType, InteractionContextType } from "discord-api-types/v10";
+import { formatError } from "../../format/error.js";
+import type { FormattedMessage } from "../../format/message.js";
+import { privateAnswerNote, type AnswerPrivacy } from "../../format/privacy.js";
+import type { Logger } from "../../logger.js";
 
 /**
  * Where an interaction happened, as far as who else reads the answer goes: a server's channel
@@ -23,7 +21,7 @@ export interface DeliveryDecision {
   note?: string;
 }
 
-/** What a discord.js interaction tells of its place (its `context`, else its guild and channel). */
+/** What an interaction payload tells of its place (its `context`, else its guild and channel). */
 export function answerPlaceOf(interaction: {
   context: InteractionContextType | null;
   guildId: string | null;
@@ -99,13 +97,13 @@ export function decidePageDelivery(input: {
 export const PRIVATE_WITHHELD =
   "The answer comes from a private repository and could not be sent to you alone here. Run the command again.";
 
-/** The part of a command interaction that sending an answer needs. */
+/** The part of an interaction's reply that sending an answer needs. */
 export interface AnswerableInteraction {
   readonly deferred: boolean;
-  reply(options: BaseMessageOptions & { flags: MessageFlags.Ephemeral }): Promise<unknown>;
+  reply(message: FormattedMessage, options: { ephemeral: true }): Promise<unknown>;
   deleteReply(): Promise<unknown>;
-  editReply(options: BaseMessageOptions): Promise<unknown>;
-  followUp(options: BaseMessageOptions & { flags: MessageFlags.Ephemeral }): Promise<unknown>;
+  editReply(message: FormattedMessage): Promise<unknown>;
+  followUp(message: FormattedMessage, options: { ephemeral: true }): Promise<unknown>;
 }
 
 /**
@@ -119,17 +117,16 @@ export async function sendToAskerOnly(
   message: FormattedMessage,
   logger: Logger,
 ): Promise<void> {
-  const options = { ...toMessageOptions(message), flags: MessageFlags.Ephemeral as const };
   if (!interaction.deferred) {
-    await interaction.reply(options);
+    await interaction.reply(message, { ephemeral: true });
     return;
   }
   try {
     await interaction.deleteReply();
   } catch (error) {
     logger.warn({ err: error }, "could not delete the public deferral: the private answer is withheld");
-    await interaction.editReply(toMessageOptions(formatError(PRIVATE_WITHHELD)));
+    await interaction.editReply(formatError(PRIVATE_WITHHELD));
     return;
   }
-  await interaction.followUp(options);
+  await interaction.followUp(message, { ephemeral: true });
 }

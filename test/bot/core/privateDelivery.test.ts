@@ -1,4 +1,4 @@
-import { ChannelType, InteractionContextType } from "discord-api-types/v10";
+import { ChannelType, InteractionContextType, MessageFlags } from "discord-api-types/v10";
 import { describe, expect, it } from "vitest";
 import {
   PRIVATE_WITHHELD,
@@ -7,10 +7,10 @@ import {
   decidePageDelivery,
   sendToAskerOnly,
   type AnswerableInteraction,
-} from "../../src/bot/privateDelivery.js";
-import { formatNotice } from "../../src/format/whoami.js";
-import type { AnswerPrivacy } from "../../src/format/privacy.js";
-import { silentLogger } from "../../src/logger.js";
+} from "../../../src/bot/core/privateDelivery.js";
+import { formatNotice } from "../../../src/format/whoami.js";
+import type { AnswerPrivacy } from "../../../src/format/privacy.js";
+import { silentLogger } from "../../../src/logger.js";
 
 const SECRET: AnswerPrivacy = { kind: "repository", nameWithOwner: "demo/secret", visibility: "PRIVATE" };
 
@@ -135,8 +135,13 @@ describe("sending a private answer to the asker alone", () => {
   function fakeInteraction(deferred: boolean, deletion: "works" | "refused") {
     const calls: Array<{ method: string; flags?: unknown; text: string }> = [];
     const note =
-      (method: string) => async (options?: { flags?: unknown; embeds?: unknown; content?: string }) => {
-        calls.push({ method, flags: options?.flags, text: JSON.stringify(options ?? {}) });
+      (method: string) =>
+      async (message?: { embeds?: unknown; content?: string }, options?: { ephemeral?: boolean }) => {
+        calls.push({
+          method,
+          flags: options?.ephemeral ? MessageFlags.Ephemeral : undefined,
+          text: JSON.stringify(message ?? {}),
+        });
       };
     const interaction: AnswerableInteraction = {
       deferred,

@@ -1,7 +1,7 @@
-import { ChannelType, PermissionFlagsBits, Routes, type APIThreadChannel } from "discord-api-types/v10";
-import type { REST } from "discord.js";
-import type { FormattedMessage } from "../format/message.js";
-import { toRestMessage } from "./messagePayload.js";
+import { ChannelType, PermissionFlagsBits, RESTJSONErrorCodes } from "discord-api-types/v10";
+import type { FormattedMessage } from "../../format/message.js";
+import { toOutgoing } from "./messagePayload.js";
+import type { Responder } from "./responder.js";
 
 /** Where an answer goes: a new thread, or in place (with the reason when a thread was wanted). */
 export type Placement = { mode: "thread" } | { mode: "inPlace"; note?: string };
@@ -56,19 +56,16 @@ export function decidePlacement(input: {
 }
 
 /**
- * Starts a public thread from a message and posts the answer in it. Uses REST directly, so it works
- * whatever the channel cache holds.
+ * Starts a public thread from a message and posts the answer in it, over the channel routes (the
+ * bot's own auth), so it works whatever the transport.
  * @returns the thread's id (equal to the starter message's id).
  */
 export async function answerInThread(
-  rest: REST,
+  responder: Pick<Responder, "startThread" | "sendToChannel">,
   input: { channelId: string; messageId: string; name: string; message: FormattedMessage },
 ): Promise<string> {
-  const thread = (await rest.post(Routes.threads(input.channelId, input.messageId), {
-    body: { name: input.name.slice(0, 100) || "answer", auto_archive_duration: 1440 },
-  })) as APIThreadChannel;
-  const { body, files } = toRestMessage(input.message);
-  await rest.post(Routes.channelMessages(thread.id), { body, files });
+  const thread = await responder.startThread(input.channelId, input.messageId, input.name);
+  await responder.sendToChannel(thread.id, toOutgoing(input.message));
   return thread.id;
 }
 
@@ -77,7 +74,7 @@ export function threadFailureNote(error: unknown): string {
   const code =
     typeof error === "object" && error !== null && "code" in error ? (error as { code: unknown }).code : null;
   const reason =
-    code === 50013 || code === 50001
+    code === RESTJSONErrorCodes.MissingPermissions || code === RESTJSONErrorCodes.MissingAccess
       ? "I lack the permission to start threads here"
       : "Discord refused to start a thread here";
   return `-# ${reason}, so the answer is here.`;

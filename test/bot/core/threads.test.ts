@@ -1,6 +1,6 @@
 import { ChannelType, PermissionFlagsBits } from "discord-api-types/v10";
 import { describe, expect, it } from "vitest";
-import { decidePlacement } from "../../src/bot/threads.js";
+import { decidePlacement } from "../../../src/bot/core/threads.js";
 
 const ALL = PermissionFlagsBits.CreatePublicThreads | PermissionFlagsBits.SendMessagesInThreads;
 

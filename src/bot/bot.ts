@@ -1,0 +1,136 @@
+import { Events, REST } from "discord.js";
+import type { Logger } from "../logger.js";
+import type { CommandModule } from "./commandModule.js";
+import { createInteractionCore, type InteractionCore } from "./core/interactionCore.js";
+import { restResponder, type DiscordRest } from "./core/responder.js";
+import { createGatewayClient, type ShardSelection } from "./gateway/gatewayClient.js";
+import { createBotHttpServer, type BotHttpServer } from "./http/httpServer.js";
+import { createInteractionsEndpoint } from "./http/interactionsEndpoint.js";
+import { createMemoryReplayGuard, type ReplayGuard } from "./http/replayGuard.js";
+import { createSignatureVerifier } from "./http/signature.js";
+import type { Services } from "./services.js";
+
+/** How interactions reach this process (SPEC section 5). */
+export type Transport = "gateway" | "http";
+
+export interface Bot {
+  transport: Transport;
+  core: InteractionCore;
+  /** The HTTP server's base URL once started (HTTP mode, or gateway mode with a port), else null. */
+  readonly httpUrl: string | null;
+  /** Connects (gateway) or listens (HTTP); resolves once interactions can arrive. */
+  start(): Promise<void>;
+  /**
+   * Stops taking interactions, waits for those in flight (up to `drainMs`), then closes the
+   * gateway connection or the HTTP server. Stores are the caller's to close afterwards.
+   */
+  stop(drainMs?: number): Promise<void>;
+}
+
+export interface BotOptions {
+  token: string;
+  apiUrl: string;
+  /** The application's public key: interactions come over HTTP (no gateway connection). */
+  publicKey?: string | undefined;
+  /** The HTTP server's port: required in HTTP mode (0: any free port); in gateway mode, `/healthz` only. */
+  httpPort?: number | undefined;
+  httpHost?: string;
+  /** Gateway mode: the shards of this process. */
+  shards?: ShardSelection;
+  commands: ReadonlyMap<string, CommandModule>;
+  services: Services;
+  logger: Logger;
+  deferAfterMs?: number;
+  /** HTTP mode: where requests already taken are remembered (default: this process's memory). */
+  replayGuard?: ReplayGuard;
+}
+
+/**
+ * Creates the bot: the interaction core and its transport. With a public key, Discord POSTs
+ * interactions to `/interactions` and no gateway connection is opened; without, a discord.js
+ * client runs the gateway shards of this process and hands their raw interactions to the core.
+ */
+export function createBot(options: BotOptions): Bot {
+  const { logger } = options;
+  const core = createInteractionCore({
+    commands: options.commands,
+    services: options.services,
+    logger,
+    ...(options.deferAfterMs !== undefined ? { deferAfterMs: options.deferAfterMs } : {}),
+  });
+  const interactionsRest = new REST({
+    api: options.apiUrl,
+    globalRequestsPerSecond: Number.POSITIVE_INFINITY,
+  });
+  const transport: Transport = options.publicKey ? "http" : "gateway";
+  const client =
+    transport === "gateway"
+      ? createGatewayClient({
+          apiUrl: options.apiUrl,
+          shards: options.shards ?? { ids: undefined, count: undefined },
+          logger,
+          onInteraction: (interaction) => void core.handle(interaction, restResponder(rest, interaction)),
+        })
+      : null;
+  const rest: DiscordRest = {
+    bot: client?.rest ?? new REST({ api: options.apiUrl }).setToken(options.token),
+    interactions: interactionsRest,
+  };
+  rest.bot.on("rateLimited", (info) =>
+    logger.warn(
+      { route: info.route, retryAfter: info.retryAfter, global: info.global },
+      "discord rate limit",
+    ),
+  );
+  const server: BotHttpServer | null =
+    transport === "http" || options.httpPort !== undefined
+      ? createBotHttpServer({
+          logger,
+          ...(options.publicKey
+            ? {
+                interactions: createInteractionsEndpoint({
+                  verify: createSignatureVerifier(options.publicKey),
+                  core,
+                  rest,
+                  replayGuard: options.replayGuard ?? createMemoryReplayGuard(),
+                  logger,
+                }),
+              }
+            : {}),
+        })
+      : null;
+
+  return {
+    transport,
+    core,
+    get httpUrl() {
+      return server?.url ?? null;
+    },
+    async start() {
+      if (server) {
+        const port = await server.listen(options.httpPort ?? 0, options.httpHost);
+        logger.info({ port, transport }, "HTTP server listening");
+      }
+      if (client) {
+        const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
+        await client.login(options.token);
+        await ready;
+        logger.info(
+          {
+            user: client.user?.tag,
+            guilds: client.guilds.cache.size,
+            shards: client.ws.shards.map((s) => s.id),
+          },
+          "connected to Discord",
+        );
+      }
+    },
+    async stop(drainMs = 9_000) {
+      core.stop();
+      const drained = await core.drain(drainMs);
+      if (!drained) logger.warn({ inFlight: core.inFlight() }, "stopping with interactions still in flight");
+      await client?.destroy();
+      await server?.close();
+    },
+  };
+}

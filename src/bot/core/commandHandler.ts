@@ -1,0 +1,73 @@
+import type { APIChatInputApplicationCommandInteraction } from "discord-api-types/v10";
+import type { Logger } from "../../logger.js";
+import type { CommandAnswer } from "../commandModule.js";
+import type { CoreContext } from "./coreContext.js";
+import { withDeferral } from "./deferral.js";
+import { deliverAnswer, placementFor } from "./delivery.js";
+import { errorSituationOf, replyWithError } from "./errorReply.js";
+import { rawOptionsOf } from "./options.js";
+import type { InteractionReply } from "./reply.js";
+import { assertAdmin, type InteractionFacts } from "./request.js";
+import type { Placement } from "./threads.js";
+
+/**
+ * A slash command: options parsed (a bad one refused at once, asking GitHub nothing), admin rights
+ * checked, then either the command's modal as the first response, or its answer, deferred when it
+ * is not ready in time, delivered where it belongs, and its continuation run.
+ */
+export async function handleCommand(
+  context: CoreContext,
+  interaction: APIChatInputApplicationCommandInteraction,
+  reply: InteractionReply,
+  facts: InteractionFacts,
+  logger: Logger,
+): Promise<void> {
+  const { services } = context;
+  const commandName = interaction.data.name;
+  const situation = errorSituationOf(services.config, facts.request.guildId);
+  const module = context.commands.get(commandName);
+  if (!module) {
+    await replyWithError(reply, new Error(`no module for /${commandName}`), logger, situation);
+    return;
+  }
+  const { request } = facts;
+  let args: unknown;
+  try {
+    if (module.adminOnly) assertAdmin(request);
+    args = module.parse(rawOptionsOf(interaction.data.options), services);
+  } catch (error) {
+    await replyWithError(reply, error, logger, situation);
+    return;
+  }
+  const modal = module.modal?.(args, request, services);
+  if (modal) {
+    await reply.showModal(modal);
+    return;
+  }
+  const ephemeral = module.ephemeral === true;
+  const work = (async (): Promise<{ answer: CommandAnswer; placement: Placement }> => {
+    const placement: Placement =
+      module.threadable && !ephemeral ? await placementFor(services, facts, args) : { mode: "inPlace" };
+    const answer = await module.execute(args, request, services);
+    return { answer, placement };
+  })();
+  let delivered: { answer: CommandAnswer; placement: Placement };
+  try {
+    ({ value: delivered } = await withDeferral(
+      work,
+      () => reply.deferReply({ ephemeral }),
+      context.deferAfterMs,
+    ));
+    await deliverAnswer(
+      { services, reply, facts, commandName, ephemeral, logger },
+      delivered.answer,
+      delivered.placement,
+    );
+  } catch (error) {
+    await replyWithError(reply, error, logger, situation);
+    return;
+  }
+  if (delivered.answer.continuation && delivered.placement.mode === "inPlace") {
+    await context.continuations.run(reply, delivered.answer.continuation, logger, situation);
+  }
+}

@@ -1,0 +1,92 @@
+import {
+  InteractionType,
+  MessageFlags,
+  type APIMessageComponentButtonInteraction,
+  type APIModalSubmitInteraction,
+} from "discord-api-types/v10";
+import { ExpiredComponentError } from "../../errors.js";
+import type { Logger } from "../../logger.js";
+import type { CommandAnswer, ComponentContext } from "../commandModule.js";
+import type { CoreContext } from "./coreContext.js";
+import { withDeferral } from "./deferral.js";
+import { inChannelAllowed } from "./delivery.js";
+import { errorSituationOf, replyWithError } from "./errorReply.js";
+import { withNote } from "./messagePayload.js";
+import { modalFieldsOf } from "./options.js";
+import { decidePageDelivery } from "./privateDelivery.js";
+import type { InteractionReply } from "./reply.js";
+import { assertAdmin, type InteractionFacts } from "./request.js";
+
+/** A button press or a modal submit: what the core routes by custom id. */
+export type ComponentInteraction = APIMessageComponentButtonInteraction | APIModalSubmitInteraction;
+
+/**
+ * Buttons and modal submits, on one path: the command owning the custom id's prefix answers (a
+ * prefix no command owns reads as an expired component); a modal of an admin command checks the
+ * rights again; the answer is deferred when not ready in time. A modal's answer is ephemeral; a
+ * button's is the new page of the message it is on, or, when private, the presser's alone.
+ */
+export async function handleComponent(
+  context: CoreContext,
+  interaction: ComponentInteraction,
+  reply: InteractionReply,
+  facts: InteractionFacts,
+  logger: Logger,
+): Promise<void> {
+  const { services } = context;
+  const customId = interaction.data.custom_id;
+  const situation = errorSituationOf(services.config, facts.request.guildId);
+  const module = context.byPrefix.get(customId.split(":")[0] ?? "");
+  const isModal = interaction.type === InteractionType.ModalSubmit;
+  const component: ComponentContext = { request: facts.request, customId };
+  const answer: (() => Promise<CommandAnswer>) | undefined = isModal
+    ? module?.modalSubmit &&
+      (() =>
+        module.modalSubmit!({ ...component, fields: modalFieldsOf(interaction.data.components) }, services))
+    : module?.button && (() => module.button!(component, services));
+  if (!module || !answer) {
+    await replyWithError(reply, new ExpiredComponentError(), logger, situation, !isModal);
+    return;
+  }
+  try {
+    if (isModal && module.adminOnly) assertAdmin(facts.request);
+    const { value } = await withDeferral(
+      answer(),
+      () => (isModal ? reply.deferReply({ ephemeral: true }) : reply.deferUpdate()),
+      context.deferAfterMs,
+    );
+    if (isModal) {
+      if (reply.deferred) await reply.editReply(value.message);
+      else await reply.reply(value.message, { ephemeral: true });
+      return;
+    }
+    await deliverPage(context, interaction, reply, facts, value);
+  } catch (error) {
+    await replyWithError(reply, error, logger, situation, !isModal);
+  }
+}
+
+/** A button's new page: in place of the message it is on, or to the presser alone when private. */
+async function deliverPage(
+  context: CoreContext,
+  interaction: APIMessageComponentButtonInteraction,
+  reply: InteractionReply,
+  facts: InteractionFacts,
+  answer: CommandAnswer,
+): Promise<void> {
+  const page = decidePageDelivery({
+    privacy: answer.privacy,
+    place: facts.place,
+    inChannelAllowed: await inChannelAllowed(context.services, facts, answer.privacy),
+    onEphemeralMessage: ((interaction.message.flags ?? 0) & MessageFlags.Ephemeral) !== 0,
+  });
+  const message = withNote(answer.message, page.note);
+  if (page.mode === "toPresserOnly") {
+    // A private page must not replace a message everyone sees: it goes to the presser alone.
+    if (reply.deferred) await reply.followUp(message, { ephemeral: true });
+    else await reply.reply(message, { ephemeral: true });
+    return;
+  }
+  if (reply.deferred) await reply.editReply(message);
+  else await reply.update(message);
+}

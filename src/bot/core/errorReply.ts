@@ -1,0 +1,82 @@
+import { randomBytes } from "node:crypto";
+import { errorFacts } from "../../errorFacts.js";
+import { isUserFacingError } from "../../errors.js";
+import type { Config } from "../../config.js";
+import { formatError } from "../../format/error.js";
+import { errorSentence, genericErrorSentence, type ErrorSituation } from "../../format/errorSentence.js";
+import type { Logger } from "../../logger.js";
+import type { InteractionReply } from "./reply.js";
+
+/** A short random id that ties a generic error line to its log entry. */
+export function newErrorId(): string {
+  return randomBytes(4).toString("hex");
+}
+
+/** What an error's next step may depend on: whether `/login` works here, a server or a DM. */
+export function errorSituationOf(config: Config, guildId: string | null): ErrorSituation {
+  return {
+    signIn: config.github.oauth.clientId !== undefined,
+    inServer: guildId !== null,
+    webUrl: config.github.webUrl,
+  };
+}
+
+/** Discord's error code of a failed REST call (`DiscordAPIError.code`), if any. */
+export function discordCode(error: unknown): unknown {
+  return typeof error === "object" && error !== null && "code" in error
+    ? (error as { code: unknown }).code
+    : undefined;
+}
+
+/**
+ * Logs an error and returns the sentence the user reads: a user-facing error's own (one info
+ * line, no stack), anything else the generic line with an error id that is also in the log.
+ */
+export function sentenceFor(error: unknown, logger: Logger, situation: ErrorSituation): string {
+  if (isUserFacingError(error)) {
+    logger.info(errorFacts(error), "answered with a user-facing error");
+    return errorSentence(error, situation);
+  }
+  const errorId = newErrorId();
+  logger.error({ err: error, errorId }, "command failed");
+  return genericErrorSentence(errorId);
+}
+
+/**
+ * The one place an error becomes a reply: an ephemeral message, whatever state the interaction is
+ * in. Never throws; a reply Discord refuses is logged.
+ * @param component the interaction is a button press (whose reply is the message it is on).
+ */
+export async function replyWithError(
+  reply: InteractionReply,
+  error: unknown,
+  logger: Logger,
+  situation: ErrorSituation,
+  component = false,
+): Promise<void> {
+  const message = formatError(sentenceFor(error, logger, situation));
+  try {
+    if (!reply.acknowledged) {
+      await reply.reply(message, { ephemeral: true });
+    } else if (reply.deferral === "public") {
+      // A deferred public reply cannot become ephemeral: remove it, then follow up privately, so
+      // no public message is left holding an error.
+      await reply
+        .deleteReply()
+        .catch((deleteError: unknown) =>
+          logger.warn({ err: deleteError }, "could not delete the deferred reply"),
+        );
+      await reply.followUp(message, { ephemeral: true });
+    } else if (component) {
+      await reply.followUp(message, { ephemeral: true });
+    } else {
+      // Deferred ephemerally (a modal submit, an admin command): the reply is already private.
+      await reply.editReply(message);
+    }
+  } catch (replyError) {
+    logger.warn(
+      { err: replyError, discordCode: discordCode(replyError) },
+      "could not deliver the error reply",
+    );
+  }
+}

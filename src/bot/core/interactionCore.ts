@@ -1,0 +1,137 @@
+import { InteractionType, RESTJSONErrorCodes, type APIInteraction } from "discord-api-types/v10";
+import {
+  isChatInputApplicationCommandInteraction,
+  isMessageComponentButtonInteraction,
+} from "discord-api-types/utils/v10";
+import { formatError } from "../../format/error.js";
+import type { Logger } from "../../logger.js";
+import { settlesWithin } from "../../timeouts.js";
+import type { CommandModule } from "../commandModule.js";
+import type { Services } from "../services.js";
+import { handleAutocomplete } from "./autocompleteHandler.js";
+import { handleCommand } from "./commandHandler.js";
+import { handleComponent } from "./componentHandler.js";
+import { Continuations } from "./continuation.js";
+import { commandsByPrefix, type CoreContext } from "./coreContext.js";
+import { DEFER_AFTER_MS } from "./deferral.js";
+import { discordCode } from "./errorReply.js";
+import { InteractionReply } from "./reply.js";
+import { factsOf, type PersonInteraction } from "./request.js";
+import type { Responder } from "./responder.js";
+
+/** What a person reads when they ask while the bot is stopping. */
+const RESTARTING = "RepoScout is restarting. Try again in a moment.";
+
+export interface InteractionCoreOptions {
+  commands: ReadonlyMap<string, CommandModule>;
+  services: Services;
+  logger: Logger;
+  /** How long an answer may take before the first response defers it (default 1.5 s). */
+  deferAfterMs?: number;
+}
+
+/**
+ * The interaction core: takes raw interaction payloads, whichever transport brought them, and
+ * answers through that transport's {@link Responder}. No discord.js object enters it.
+ */
+export interface InteractionCore {
+  /** Handles one interaction; never throws. */
+  handle(interaction: APIInteraction, responder: Responder): Promise<void>;
+  /** Stops taking interactions: new ones get a short "restarting" line; continuations are aborted. */
+  stop(): void;
+  /** Waits for the interactions in flight, up to `timeoutMs`; true when all finished. */
+  drain(timeoutMs: number): Promise<boolean>;
+  /** How many interactions are being handled now. */
+  inFlight(): number;
+}
+
+function loggerFor(root: Logger, interaction: PersonInteraction): Logger {
+  const data = interaction.data as { name?: string; custom_id?: string } | undefined;
+  return root.child({
+    interactionId: interaction.id,
+    kind: interaction.type,
+    command: data?.name,
+    customId: data?.custom_id,
+    guildId: interaction.guild_id ?? null,
+    channelId: interaction.channel?.id ?? interaction.channel_id ?? null,
+    userId: (interaction.member?.user ?? interaction.user)?.id,
+  });
+}
+
+/**
+ * Creates the core. It owns every Discord concern so that commands stay plain functions: it
+ * parses options, checks admin permissions, defers when an answer is not ready in time, places the
+ * answer (in place, to the asker alone, or in a thread), and is the one place that turns an error
+ * into an ephemeral reply.
+ */
+export function createInteractionCore(options: InteractionCoreOptions): InteractionCore {
+  const context: CoreContext = {
+    commands: options.commands,
+    byPrefix: commandsByPrefix(options.commands),
+    services: options.services,
+    deferAfterMs: options.deferAfterMs ?? DEFER_AFTER_MS,
+    continuations: new Continuations(),
+  };
+  const inFlight = new Set<Promise<void>>();
+  let stopped = false;
+
+  async function dispatch(
+    interaction: PersonInteraction,
+    reply: InteractionReply,
+    logger: Logger,
+  ): Promise<void> {
+    if (stopped) {
+      if (interaction.type === InteractionType.ApplicationCommandAutocomplete) await reply.autocomplete([]);
+      else await reply.reply(formatError(RESTARTING), { ephemeral: true });
+      return;
+    }
+    const facts = factsOf(interaction, logger);
+    switch (interaction.type) {
+      case InteractionType.ApplicationCommand:
+        // Only slash commands are registered (no context menus).
+        if (isChatInputApplicationCommandInteraction(interaction))
+          await handleCommand(context, interaction, reply, facts, logger);
+        return;
+      case InteractionType.ApplicationCommandAutocomplete:
+        await handleAutocomplete(context, interaction, reply, facts, logger);
+        return;
+      case InteractionType.MessageComponent:
+        // Buttons only: the bot sends no select menus.
+        if (isMessageComponentButtonInteraction(interaction))
+          await handleComponent(context, interaction, reply, facts, logger);
+        return;
+      case InteractionType.ModalSubmit:
+        await handleComponent(context, interaction, reply, facts, logger);
+        return;
+    }
+  }
+
+  async function route(interaction: PersonInteraction, responder: Responder): Promise<void> {
+    const logger = loggerFor(options.logger, interaction);
+    const started = performance.now();
+    try {
+      await dispatch(interaction, new InteractionReply(responder), logger);
+    } catch (error) {
+      const level = discordCode(error) === RESTJSONErrorCodes.UnknownInteraction ? "warn" : "error";
+      logger[level]({ err: error, discordCode: discordCode(error) }, "interaction failed");
+    } finally {
+      logger.debug({ ms: Math.round(performance.now() - started) }, "interaction handled");
+    }
+  }
+
+  return {
+    handle(interaction, responder) {
+      if (interaction.type === InteractionType.Ping) return Promise.resolve();
+      const task = route(interaction, responder);
+      inFlight.add(task);
+      void task.finally(() => inFlight.delete(task));
+      return task;
+    },
+    stop() {
+      stopped = true;
+      context.continuations.stop();
+    },
+    drain: (timeoutMs) => settlesWithin(Promise.allSettled([...inFlight]), timeoutMs),
+    inFlight: () => inFlight.size,
+  };
+}

@@ -1,0 +1,112 @@
+import {
+  Routes,
+  type RESTPostAPIInteractionCallbackWithResponseResult,
+  type APIInteractionResponse,
+  type APIMessage,
+  type APIThreadChannel,
+  type RESTPostAPIChannelMessageJSONBody,
+  type Snowflake,
+} from "discord-api-types/v10";
+import type { RawFile, REST } from "discord.js";
+
+/** A message body for Discord's REST routes, with its uploads (`attachments[n]` names `files[n]`). */
+export interface OutgoingMessage {
+  body: RESTPostAPIChannelMessageJSONBody & { flags?: number };
+  files: RawFile[];
+}
+
+/**
+ * Everything the core says to Discord about one interaction. The first response is the
+ * transport's (the callback route over the gateway, the HTTP reply over HTTP); the rest uses the
+ * interaction's webhook routes (token auth, not counted in the bot's global limit) and, for
+ * threads, the channel routes with the bot's own auth.
+ */
+export interface Responder {
+  /**
+   * The first response. With `wantMessage`, resolves to the message it created when the
+   * transport can tell at once (else null: read it with {@link Responder.original}).
+   */
+  respond(
+    response: APIInteractionResponse,
+    files: readonly RawFile[],
+    options?: { wantMessage?: boolean },
+  ): Promise<APIMessage | null>;
+  editOriginal(message: OutgoingMessage): Promise<APIMessage>;
+  deleteOriginal(): Promise<void>;
+  original(): Promise<APIMessage>;
+  followUp(message: OutgoingMessage): Promise<APIMessage>;
+  /** Starts a public thread from a message (its id becomes the thread's). */
+  startThread(channelId: Snowflake, messageId: Snowflake, name: string): Promise<APIThreadChannel>;
+  sendToChannel(channelId: Snowflake, message: OutgoingMessage): Promise<APIMessage>;
+}
+
+/** The ids a responder needs of an interaction. */
+export interface InteractionIds {
+  id: Snowflake;
+  token: string;
+  application_id: Snowflake;
+}
+
+/** The two REST clients: one with the bot's token, one for interaction tokens. */
+export interface DiscordRest {
+  /** Authenticated as the bot (channel and thread routes). */
+  bot: REST;
+  /**
+   * Without auth, with a global budget of its own: Discord does not count interaction callbacks
+   * and webhooks in the bot's 50 requests a second, so neither may wait behind it here.
+   */
+  interactions: REST;
+}
+
+/**
+ * The responder over Discord's REST routes: the first response through the callback route
+ * (`with_response` when the created message is wanted), the rest through the webhook routes.
+ */
+export function restResponder(rest: DiscordRest, interaction: InteractionIds): Responder {
+  const { id, token, application_id: applicationId } = interaction;
+  const webhook = rest.interactions;
+  return {
+    async respond(response, files, options = {}) {
+      const result = (await webhook.post(Routes.interactionCallback(id, token), {
+        auth: false,
+        body: response,
+        files: files.length > 0 ? [...files] : undefined,
+        ...(options.wantMessage ? { query: new URLSearchParams({ with_response: "true" }) } : {}),
+      })) as RESTPostAPIInteractionCallbackWithResponseResult | undefined;
+      return result?.resource?.message ?? null;
+    },
+    async editOriginal(message) {
+      return (await webhook.patch(Routes.webhookMessage(applicationId, token, "@original"), {
+        auth: false,
+        body: message.body,
+        files: message.files,
+      })) as APIMessage;
+    },
+    async deleteOriginal() {
+      await webhook.delete(Routes.webhookMessage(applicationId, token, "@original"), { auth: false });
+    },
+    async original() {
+      return (await webhook.get(Routes.webhookMessage(applicationId, token, "@original"), {
+        auth: false,
+      })) as APIMessage;
+    },
+    async followUp(message) {
+      return (await webhook.post(Routes.webhook(applicationId, token), {
+        auth: false,
+        body: message.body,
+        files: message.files,
+      })) as APIMessage;
+    },
+    async startThread(channelId, messageId, name) {
+      return (await rest.bot.post(Routes.threads(channelId, messageId), {
+        body: { name: name.slice(0, 100) || "answer", auto_archive_duration: 1440 },
+      })) as APIThreadChannel;
+    },
+    async sendToChannel(channelId, message) {
+      return (await rest.bot.post(Routes.channelMessages(channelId), {
+        body: message.body,
+        files: message.files,
+      })) as APIMessage;
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import type { ServerResponse } from "node:http";
+import type { APIInteractionResponse } from "discord-api-types/v10";
+import type { RawFile } from "discord.js";
+import type { Responder } from "../core/responder.js";
+
+/** An interaction's first response as the HTTP reply: JSON, or multipart when it carries files. */
+export async function encodeFirstResponse(
+  response: APIInteractionResponse,
+  files: readonly RawFile[],
+): Promise<{ contentType: string; body: Buffer }> {
+  if (files.length === 0) {
+    return { contentType: "application/json", body: Buffer.from(JSON.stringify(response), "utf8") };
+  }
+  // Discord's multipart form: `payload_json`, then `files[n]` for `attachments[n]`.
+  const form = new FormData();
+  form.append("payload_json", JSON.stringify(response));
+  files.forEach((file, index) => {
+    const data = typeof file.data === "string" ? file.data : new Uint8Array(file.data as Uint8Array);
+    form.append(`files[${index}]`, new Blob([data], { type: file.contentType ?? "" }), file.name);
+  });
+  const encoded = new Response(form);
+  return {
+    contentType: encoded.headers.get("content-type") ?? "multipart/form-data",
+    body: Buffer.from(await encoded.arrayBuffer()),
+  };
+}
+
+/** A responder whose first response is the HTTP reply to Discord's POST. */
+export interface HttpFirstResponse {
+  responder: Responder;
+  /** Whether the HTTP reply was written (or is being written). */
+  readonly answered: boolean;
+}
+
+/** Writes the HTTP reply; resolves once it is handed to the connection. */
+function send(
+  reply: ServerResponse,
+  status: number,
+  contentType: string | null,
+  body: Buffer,
+): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onClose = (): void =>
+      reject(new Error("the interactions request closed before its first response was sent"));
+    reply.once("close", onClose);
+    reply.writeHead(status, {
+      ...(contentType ? { "Content-Type": contentType } : {}),
+      "Content-Length": String(body.length),
+    });
+    reply.end(body, () => {
+      reply.off("close", onClose);
+      resolve();
+    });
+  });
+}
+
+/**
+ * Wraps an interaction's REST responder so that its first response goes into the HTTP reply, as
+ * Discord expects of an interactions endpoint (within 3 s; the rest over the webhook routes).
+ * When the message the first response makes is wanted at once (a thread starts from it), the
+ * reply is a 202 without a body and the first response goes to the callback route, which returns
+ * the message, as Discord allows: no read of `@original` after it. When the reply can no longer be
+ * written (Discord or a proxy closed the request), the first response falls back to the callback
+ * route too, which either still takes it or says why not (10062 when too late), as over the
+ * gateway.
+ */
+export function httpFirstResponse(reply: ServerResponse, rest: Responder): HttpFirstResponse {
+  let answered = false;
+  const gone = (): boolean => reply.writableEnded || !reply.socket || reply.socket.destroyed;
+  const responder: Responder = {
+    ...rest,
+    async respond(response, files, options) {
+      if (answered || gone()) return rest.respond(response, files, options);
+      if (options?.wantMessage) {
+        answered = true;
+        await send(reply, 202, null, Buffer.alloc(0));
+        return rest.respond(response, files, options);
+      }
+      const { contentType, body } = await encodeFirstResponse(response, files);
+      if (answered || gone()) return rest.respond(response, files, options);
+      answered = true;
+      await send(reply, 200, contentType, body);
+      // Discord makes the message once it reads the reply: the caller reads it back when it needs it.
+      return null;
+    },
+  };
+  return {
+    responder,
+    get answered() {
+      return answered;
+    },
+  };
+}

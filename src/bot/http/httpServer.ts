@@ -1,0 +1,80 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Logger } from "../../logger.js";
+
+/** A route's handler; it answers the request itself. */
+export type RouteHandler = (request: IncomingMessage, reply: ServerResponse) => Promise<void> | void;
+
+/** The bot's HTTP server: `/interactions` in HTTP mode, `/healthz` always. */
+export interface BotHttpServer {
+  /** Listens; resolves with the port taken (a free one for port 0). */
+  listen(port: number, host?: string): Promise<number>;
+  /** `http://host:port` once listening. */
+  readonly url: string | null;
+  /** Stops taking connections and closes those left (call after the core drained). */
+  close(): Promise<void>;
+}
+
+function sendJson(reply: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  reply.writeHead(status, {
+    "Content-Type": "application/json",
+    "Content-Length": String(Buffer.byteLength(text)),
+  });
+  reply.end(text);
+}
+
+/**
+ * Creates the server. `GET /healthz` answers 200 `{"status":"ok"}` while the process runs (a load
+ * balancer's liveness check, SPEC section 5); `POST /interactions` goes to `interactions` when
+ * given (HTTP mode); anything else is 404, or 405 for a known path with another method.
+ */
+export function createBotHttpServer(options: { interactions?: RouteHandler; logger: Logger }): BotHttpServer {
+  const { logger } = options;
+  const routes = new Map<string, { method: string; handle: RouteHandler }>();
+  routes.set("/healthz", {
+    method: "GET",
+    handle: (_request, reply) => sendJson(reply, 200, { status: "ok" }),
+  });
+  if (options.interactions) routes.set("/interactions", { method: "POST", handle: options.interactions });
+
+  const server: Server = createServer((request, reply) => {
+    const path = new URL(request.url ?? "/", "http://bot.invalid").pathname;
+    const route = routes.get(path);
+    if (!route) return sendJson(reply, 404, { error: "not found" });
+    if (request.method !== route.method) {
+      reply.setHeader("Allow", route.method);
+      return sendJson(reply, 405, { error: "method not allowed" });
+    }
+    Promise.resolve(route.handle(request, reply)).catch((error: unknown) => {
+      logger.error({ err: error, path }, "HTTP request failed");
+      if (!reply.headersSent) sendJson(reply, 500, { error: "internal error" });
+      else reply.destroy();
+    });
+  });
+  let url: string | null = null;
+
+  return {
+    get url() {
+      return url;
+    },
+    listen(port, host) {
+      return new Promise((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(port, host, () => {
+          server.off("error", reject);
+          const address = server.address() as AddressInfo;
+          const shown = address.family === "IPv6" ? `[${address.address}]` : address.address;
+          url = `http://${shown}:${address.port}`;
+          resolve(address.port);
+        });
+      });
+    },
+    close() {
+      return new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}

@@ -1,0 +1,267 @@
+import type { APIInteraction } from "discord-api-types/v10";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Responder } from "../../../src/bot/core/responder.js";
+import { MAX_BODY_BYTES } from "../../../src/bot/http/interactionsEndpoint.js";
+import type { InteractionRecord } from "../../../src/sandbox/discord/index.js";
+import { DEMO_PATHS } from "../../../src/sandbox/github/index.js";
+import { startSandboxWorld, type SandboxWorld } from "../../../src/sandbox/harness.js";
+import { formattedOf, transcriptOf } from "../../../src/sandbox/transcript.js";
+import { capturingLogger } from "../../cache/helpers.js";
+import { buttonId } from "../../e2e/helpers.js";
+
+const captured = capturingLogger("debug");
+let world: SandboxWorld;
+/** The ids of the interactions the core was handed. */
+const routed: string[] = [];
+
+beforeAll(async () => {
+  world = await startSandboxWorld({ transport: "http", logger: captured.logger });
+  const { core } = world.bot;
+  const handle = core.handle.bind(core);
+  core.handle = (interaction: APIInteraction, responder: Responder) => {
+    routed.push(interaction.id);
+    return handle(interaction, responder);
+  };
+});
+afterAll(async () => {
+  await world?.close();
+});
+beforeEach(() => {
+  routed.length = 0;
+  world.github.setLatency(0);
+});
+
+function endpoint(): string {
+  return `${world.bot.httpUrl}/interactions`;
+}
+
+/** A signed APPLICATION_COMMAND payload as Discord would send it, for the raw requests below. */
+async function signedCommandBody(): Promise<string> {
+  const handle = await world.send({ kind: "slash", name: "whoami" });
+  await handle.waitForAnswer();
+  return JSON.stringify({ ...handle.payload, id: String(BigInt(handle.payload.id as string) + 7n) });
+}
+
+function expectDeliveredOverHttp(record: InteractionRecord): void {
+  expect(record.delivery).toMatchObject({ transport: "http", endpoint: endpoint(), status: 200 });
+  expect(record.callbacks[0]?.via).toBe("http");
+  expect(record.errors).toEqual([]);
+}
+
+describe("the interactions endpoint refuses what Discord did not sign, before anything is routed", () => {
+  it("passed Discord's checks when its URL was saved: a PING answered PONG, bad signatures 401", async () => {
+    await expect(world.discord.verifyInteractionsEndpoint(endpoint())).resolves.toBeUndefined();
+    for (const signature of ["otherKey", "tampered"] as const) {
+      const answer = await world.discord.sendToInteractionsEndpoint({ url: endpoint(), signature });
+      expect(answer.status).toBe(401);
+    }
+  });
+
+  it("answers a PING with PONG, as JSON", async () => {
+    const answer = await world.discord.sendToInteractionsEndpoint({ url: endpoint() });
+    expect(answer.status).toBe(200);
+    expect(answer.contentType).toMatch(/^application\/json/);
+    expect(answer.json).toEqual({ type: 1 });
+    expect(routed).toEqual([]);
+  });
+
+  it("refuses a command with a bad signature, a missing signature or a missing timestamp: 401", async () => {
+    const body = await signedCommandBody();
+    routed.length = 0;
+    for (const request of [
+      { signature: "otherKey" as const },
+      { signature: "tampered" as const },
+      { signature: "none" as const },
+      { omitTimestamp: true },
+      { signature: "zz" },
+    ]) {
+      const answer = await world.discord.sendToInteractionsEndpoint({ url: endpoint(), body, ...request });
+      expect(answer.status, JSON.stringify(request)).toBe(401);
+    }
+    expect(routed).toEqual([]);
+  });
+
+  it("refuses a stale timestamp, even validly signed: 401", async () => {
+    const body = await signedCommandBody();
+    routed.length = 0;
+    const stale = Math.floor(Date.now() / 1000) - 3600;
+    const answer = await world.discord.sendToInteractionsEndpoint({
+      url: endpoint(),
+      body,
+      timestamp: stale,
+    });
+    expect(answer.status).toBe(401);
+    const ahead = Math.floor(Date.now() / 1000) + 3600;
+    expect(
+      (await world.discord.sendToInteractionsEndpoint({ url: endpoint(), body, timestamp: ahead })).status,
+    ).toBe(401);
+    expect(routed).toEqual([]);
+  });
+
+  it("refuses a replayed request: the exact signed bytes of an interaction already answered", async () => {
+    const handle = await world.send({ kind: "slash", name: "whoami" });
+    expectDeliveredOverHttp(await handle.waitForAnswer());
+    routed.length = 0;
+    const replay = await world.discord.replayInteractionDelivery(handle);
+    expect(replay.status).toBe(401);
+    expect(routed).toEqual([]);
+    // The same interaction signed afresh (a new signature) is refused too: its id was taken.
+    const again = await world.discord.sendToInteractionsEndpoint({ url: endpoint(), body: handle.payload });
+    expect(again.status).toBe(401);
+    expect(routed).toEqual([]);
+  });
+
+  it("refuses a body over 1 MiB (413) and one that is not JSON (400), signed or not", async () => {
+    const large = `{"type":1,"pad":"${"x".repeat(MAX_BODY_BYTES)}"}`;
+    expect((await world.discord.sendToInteractionsEndpoint({ url: endpoint(), body: large })).status).toBe(
+      413,
+    );
+    const notJson = await world.discord.sendToInteractionsEndpoint({ url: endpoint(), body: "type=1" });
+    expect(notJson.status).toBe(400);
+    expect(routed).toEqual([]);
+  });
+
+  it("refuses a body over 1 MiB sent in chunks without a length (413)", async () => {
+    const chunk = new TextEncoder().encode("x".repeat(64 * 1024));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ > 20) controller.close();
+        else controller.enqueue(chunk);
+      },
+    });
+    const response = await fetch(endpoint(), {
+      method: "POST",
+      body,
+      duplex: "half",
+      headers: { "X-Signature-Ed25519": "00".repeat(64), "X-Signature-Timestamp": "1" },
+    } as RequestInit);
+    expect(response.status).toBe(413);
+    expect(routed).toEqual([]);
+  });
+
+  it("answers GET /healthz 200 {status: ok}; other methods and paths are refused", async () => {
+    const health = await fetch(`${world.bot.httpUrl}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: "ok" });
+    expect((await fetch(endpoint())).status).toBe(405);
+    expect((await fetch(`${world.bot.httpUrl}/nowhere`)).status).toBe(404);
+  });
+});
+
+describe("interactions over HTTP, end to end", () => {
+  it("answers a command in the reply to Discord's POST, opening no gateway connection", async () => {
+    const record = await world.run({ kind: "slash", name: "whoami" });
+    expectDeliveredOverHttp(record);
+    expect(transcriptOf(record).text).toContain("demo\\-user");
+    expect(world.discord.gatewaySessions()).toEqual([]);
+  });
+
+  it("sends a first response with a file as multipart, the file attached", async () => {
+    const request = {
+      kind: "slash" as const,
+      name: "blame",
+      options: { repo: "demo/widgets", path: DEMO_PATHS.wide },
+    };
+    await world.run(request);
+    // Cached now: the answer is ready at once, so the file rides in the first response itself.
+    const record = await world.run(request);
+    expectDeliveredOverHttp(record);
+    expect(record.callbacks[0]?.type).toBe(4);
+    expect(formattedOf(record.original!).files.map((file) => file.name)).toEqual([
+      "blame-wide.txt-L1-20.txt",
+    ]);
+  });
+
+  it("defers a slow answer in the HTTP reply, then edits it in over the webhook route", async () => {
+    world.github.setLatency(1_800);
+    const record = await world.run({ kind: "slash", name: "contents", options: { repo: "demo/sprockets" } });
+    expectDeliveredOverHttp(record);
+    expect(record.deferred).toBe(true);
+    expect(transcriptOf(record).text).toContain("sprockets");
+  });
+
+  it("answers in a thread: a 202, then the summary through the callback route, which returns the message to start it from", async () => {
+    const record = await world.run(
+      { kind: "slash", name: "contents", options: { repo: "demo/widgets", path: "README.md", thread: true } },
+      { settleMs: 300 },
+    );
+    expect(record.delivery).toMatchObject({ transport: "http", status: 202 });
+    expect(record.callbacks).toMatchObject([{ type: 4, via: "callback", withResponse: true }]);
+    const seen = transcriptOf(record);
+    expect(seen.threadName).toBe("contents demo/widgets README.md");
+    expect(seen.messages.at(-1)?.place).toBe("thread");
+    const reads = world.discord.requests.filter(
+      (request) => request.interactionId === record.id && request.method === "GET",
+    );
+    expect(reads).toEqual([]);
+  });
+
+  it("pages with a button", async () => {
+    const record = await world.run({
+      kind: "slash",
+      name: "blame",
+      options: { repo: "demo/widgets", path: DEMO_PATHS.engine, lines: "30-39" },
+    });
+    const first = transcriptOf(record).messages[0]!;
+    const next = buttonId(first.message, /Next lines/);
+    expect(next).not.toBeNull();
+    const pressed = await world.run({ kind: "button", message: first.id, customId: next! });
+    expectDeliveredOverHttp(pressed);
+    expect(world.discord.message(first.id)?.embeds[0]?.description).toMatch(/^Lines 40–49 of /);
+  });
+
+  it("shows a modal and takes its submission", async () => {
+    const opened = await world.run({ kind: "slash", name: "token set", user: "admin" });
+    expectDeliveredOverHttp(opened);
+    expect(opened.modal?.custom_id).toMatch(/^token-set/);
+    const submitted = await world.run({
+      kind: "modal",
+      from: opened.id,
+      fields: { token: "ghp_notAValidToken0000000000000000000000" },
+    });
+    expectDeliveredOverHttp(submitted);
+    expect(transcriptOf(submitted).text).toMatch(/did not accept that token/);
+  });
+
+  it("offers autocomplete choices", async () => {
+    const record = await world.run({
+      kind: "autocomplete",
+      name: "blame",
+      options: { repo: "demo/" },
+      focused: "repo",
+    });
+    expectDeliveredOverHttp(record);
+    expect(record.choices?.map((choice) => choice.value)).toContain("demo/widgets");
+  });
+
+  it("falls back to the callback route when Discord closed the request before the answer: 10062, logged without the token", async () => {
+    world.github.setLatency(300);
+    const handle = await world.send({
+      kind: "slash",
+      name: "contents",
+      options: { repo: "demo/gadgets" },
+      responseDeadlineMs: 1,
+    });
+    await expect
+      .poll(
+        () =>
+          captured
+            .lines()
+            .some(
+              (line) => line.interactionId === handle.id && line.msg === "could not deliver the error reply",
+            ),
+        { timeout: 10_000 },
+      )
+      .toBe(true);
+    const refused = world.discord.requests.filter((request) => request.interactionId === handle.id);
+    expect(refused.map((request) => [request.route, request.status])).toEqual([
+      ["/interactions/:interaction_id/:interaction_token/callback", 404],
+      ["/interactions/:interaction_id/:interaction_token/callback", 404],
+    ]);
+    const logged = captured.lines().filter((line) => line.interactionId === handle.id && "err" in line);
+    expect(logged.length).toBeGreaterThanOrEqual(2);
+    for (const line of logged) expect((line.err as { code: number }).code).toBe(10062);
+    expect(captured.text()).not.toContain(handle.token);
+  });
+});
