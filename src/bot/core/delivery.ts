@@ -1,3 +1,4 @@
+import { DEFAULT_THREAD_SUMMARY } from "../../format/delivery.js";
 import type { FormattedMessage } from "../../format/message.js";
 import type { Logger } from "../../logger.js";
 import type { CommandAnswer } from "../commandModule.js";
@@ -10,7 +11,6 @@ import type { InteractionFacts } from "./request.js";
 import { answerInThread, decidePlacement, threadFailureNote, type Placement } from "./threads.js";
 
 /** What the channel reads when an answer went into a thread and the command named no summary. */
-const DEFAULT_THREAD_SUMMARY = "🧵 The answer is in the thread.";
 
 /**
  * Whether the server allows private answers in its channels (SPEC section 4), read only when an

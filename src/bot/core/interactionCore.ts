@@ -3,6 +3,7 @@ import {
   isChatInputApplicationCommandInteraction,
   isMessageComponentButtonInteraction,
 } from "discord-api-types/utils/v10";
+import { RESTARTING } from "../../format/delivery.js";
 import { formatError } from "../../format/error.js";
 import type { Logger } from "../../logger.js";
 import { settlesWithin } from "../../timeouts.js";
@@ -20,7 +21,6 @@ import { factsOf, type PersonInteraction } from "./request.js";
 import type { Responder } from "./responder.js";
 
 /** What a person reads when they ask while the bot is stopping. */
-const RESTARTING = "RepoScout is restarting. Try again in a moment.";
 
 export interface InteractionCoreOptions {
   commands: ReadonlyMap<string, CommandModule>;

@@ -1,4 +1,5 @@
 import { ChannelType, InteractionContextType } from "discord-api-types/v10";
+import { PRIVATE_WITHHELD } from "../../format/delivery.js";
 import { formatError } from "../../format/error.js";
 import type { FormattedMessage } from "../../format/message.js";
 import { privateAnswerNote, type AnswerPrivacy } from "../../format/privacy.js";
@@ -92,10 +93,6 @@ export function decidePageDelivery(input: {
     ...(decision.note ? { note: decision.note } : {}),
   };
 }
-
-/** What a public deferral says when it could not be removed to make way for a private answer. */
-export const PRIVATE_WITHHELD =
-  "The answer comes from a private repository and could not be sent to you alone here. Run the command again.";
 
 /** The part of an interaction's reply that sending an answer needs. */
 export interface AnswerableInteraction {

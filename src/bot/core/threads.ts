@@ -1,4 +1,5 @@
 import { ChannelType, PermissionFlagsBits, RESTJSONErrorCodes } from "discord-api-types/v10";
+import { threadUnavailableNote } from "../../format/delivery.js";
 import type { FormattedMessage } from "../../format/message.js";
 import { toOutgoing } from "./messagePayload.js";
 import type { Responder } from "./responder.js";
@@ -32,13 +33,13 @@ export function decidePlacement(input: {
   if (!input.inGuild) {
     return {
       mode: "inPlace",
-      note: "-# Threads cannot be started in direct messages, so the answer is here.",
+      note: threadUnavailableNote({ kind: "directMessage" }),
     };
   }
   if (input.channelType === null || !THREAD_PARENTS.has(input.channelType)) {
     return {
       mode: "inPlace",
-      note: "-# Threads can only be started in text channels, so the answer is here.",
+      note: threadUnavailableNote({ kind: "notTextChannel" }),
     };
   }
   const missing: string[] = [];
@@ -49,7 +50,7 @@ export function decidePlacement(input: {
   if (missing.length > 0) {
     return {
       mode: "inPlace",
-      note: `-# I could not start a thread: I lack the ${missing.join(" and ")} permission${missing.length > 1 ? "s" : ""} in this channel, so the answer is here.`,
+      note: threadUnavailableNote({ kind: "missingPermissions", missing }),
     };
   }
   return { mode: "thread" };
@@ -73,9 +74,7 @@ export async function answerInThread(
 export function threadFailureNote(error: unknown): string {
   const code =
     typeof error === "object" && error !== null && "code" in error ? (error as { code: unknown }).code : null;
-  const reason =
-    code === RESTJSONErrorCodes.MissingPermissions || code === RESTJSONErrorCodes.MissingAccess
-      ? "I lack the permission to start threads here"
-      : "Discord refused to start a thread here";
-  return `-# ${reason}, so the answer is here.`;
+  const permission =
+    code === RESTJSONErrorCodes.MissingPermissions || code === RESTJSONErrorCodes.MissingAccess;
+  return threadUnavailableNote({ kind: "refused", permission });
 }

@@ -1,13 +1,13 @@
 import { ChannelType, InteractionContextType, MessageFlags } from "discord-api-types/v10";
 import { describe, expect, it } from "vitest";
 import {
-  PRIVATE_WITHHELD,
   answerPlaceOf,
   decideDelivery,
   decidePageDelivery,
   sendToAskerOnly,
   type AnswerableInteraction,
 } from "../../../src/bot/core/privateDelivery.js";
+import { PRIVATE_WITHHELD } from "../../../src/format/delivery.js";
 import { formatNotice } from "../../../src/format/whoami.js";
 import type { AnswerPrivacy } from "../../../src/format/privacy.js";
 import { silentLogger } from "../../../src/logger.js";
