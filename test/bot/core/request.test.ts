@@ -13,6 +13,7 @@ import {
 } from "../../../src/bot/core/request.js";
 import { silentLogger } from "../../../src/logger.js";
 import { slashPayload } from "./recordingResponder.js";
+import { sentenceOf } from "../../sentenceOf.js";
 
 const logger = silentLogger();
 
@@ -65,12 +66,12 @@ describe("what the core reads of a payload", () => {
     );
     expect(facts.request).toMatchObject({ guildId: null, userId: "5", memberPermissions: null });
     expect(facts).toMatchObject({ place: "botDm", inGuild: false, channelType: ChannelType.DM });
-    expect(() => assertAdmin(facts.request)).toThrow(/server only/);
+    expect(sentenceOf(thrownBy(() => assertAdmin(facts.request)))).toMatch(/server only/);
   });
 
   it("refuses an admin command to a member without Manage Server", () => {
     const facts = factsOf(slashPayload() as PersonInteraction, logger);
-    expect(() => assertAdmin(facts.request)).toThrow(/Manage Server/);
+    expect(sentenceOf(thrownBy(() => assertAdmin(facts.request)))).toMatch(/Manage Server/);
   });
 
   it("dates the reply's last edit from the interaction's snowflake: 15 minutes less a margin", () => {
@@ -83,3 +84,13 @@ describe("what the core reads of a payload", () => {
     expect(new Date(snowflakeTime("175928847299117063")).toISOString()).toBe("2016-04-30T11:18:25.796Z");
   });
 });
+
+/** What `run` throws (it must throw). */
+function thrownBy(run: () => void): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected a throw");
+}
