@@ -29,11 +29,15 @@ interface BlameArgs {
   thread?: boolean;
 }
 
-/** The state behind the Previous / Next buttons: the same file at the same pinned commit. */
+/**
+ * The state behind the Previous / Next buttons: the same file at the same pinned commit, and the
+ * ref it was asked at (for the footer).
+ */
 const buttonStateSchema = z.object({
   repo: z.object({ owner: z.string(), name: z.string() }),
   oid: z.string(),
   path: z.string(),
+  ref: z.string().optional(),
   start: z.number().int().min(1),
   end: z.number().int().min(1),
 });
@@ -62,6 +66,7 @@ async function render(
   span: LineSpan | undefined,
   services: Services,
   repo: RepoRef,
+  ref: string | undefined,
 ): Promise<CommandAnswer> {
   const { value: answer, freshness } = fetched;
   const total = lineCountOf(answer);
@@ -73,7 +78,7 @@ async function render(
   end = Math.max(start, Math.min(end, last));
   const size = end - start + 1;
   const buttons: NavigationButtons = {};
-  const base = { repo, oid: answer.commit.oid, path: answer.path };
+  const base = { repo, oid: answer.commit.oid, path: answer.path, ...(ref !== undefined ? { ref } : {}) };
   if (start > 1) {
     const state: BlameButtonState = { ...base, start: Math.max(1, start - size), end: start - 1 };
     buttons.previous = `blame:${await services.buttons.put(state)}`;
@@ -86,7 +91,7 @@ async function render(
     answer,
     // The end as asked: past the file's end, the answer says where the file stops.
     { startLine: start, endLine: Math.max(end, span?.end ?? end), requestedLines: span !== undefined },
-    { freshness, now: services.now(), buttons },
+    { freshness, now: services.now(), buttons, ref },
   );
   const subject = `${repo.owner}/${repo.name} ${answer.path}`;
   return {
@@ -145,21 +150,23 @@ export const command: CommandModule<BlameArgs> = {
         path: args.path,
         ...(ref !== undefined ? { ref } : {}),
       });
-    const fetched = args.refCandidates
+    const { fetched, ref } = args.refCandidates
       ? await firstExistingSplit(
           args.refCandidates.map((ref) => ({ ref, path: args.path })),
-          (split) => blameAt(split.ref),
+          async (split) => ({ fetched: await blameAt(split.ref), ref: split.ref }),
         )
-      : await blameAt(args.ref);
-    return render(fetched, args.lines, services, args.repo);
+      : { fetched: await blameAt(args.ref), ref: args.ref };
+    // No ref asked: the answer follows the default branch, and the footer names it.
+    const shownRef = ref ?? fetched.value.repository.defaultBranch ?? undefined;
+    return render(fetched, args.lines, services, args.repo, shownRef);
   },
   async button(context, services) {
     const key = context.customId.slice("blame:".length);
     const state = buttonStateSchema.safeParse(await services.buttons.get(key));
     if (!state.success) throw new ExpiredComponentError("blame");
-    const { repo, oid, path, start, end } = state.data;
+    const { repo, oid, path, ref, start, end } = state.data;
     const fetched = await services.scout.blame(context.request, { repo, ref: oid, path });
-    return render(fetched, { start, end }, services, repo);
+    return render(fetched, { start, end }, services, repo, ref);
   },
   autocomplete: autocompleteRepoAndPath,
 };

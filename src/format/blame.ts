@@ -308,7 +308,7 @@ export function formatBlame(answer: BlameAnswer, view: BlameView, meta: BlameMet
   const fileUrl = objectUrl(answer.repository.url, "blob", answer.commit.oid, answer.path);
   const hasLines = file.kind === "text" && total > 0;
   const url = hasLines ? `${fileUrl}#${start === end ? `L${start}` : `L${start}-L${end}`}` : fileUrl;
-  const footer = footerText(meta.freshness, meta.now, answer.commit.oid);
+  const footer = footerText(meta.freshness, meta.now, answer.commit.oid, meta.ref);
 
   const notes: string[] = [];
   if (file.kind === "binary") {

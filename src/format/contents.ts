@@ -12,8 +12,9 @@ import {
   linkButton,
   objectUrl,
   rowOf,
+  navigationRow,
   type FormattedMessage,
-  type Freshness,
+  type PagedAnswerMeta,
 } from "./message.js";
 import {
   baseName,
@@ -33,9 +34,19 @@ export interface ContentsView {
   endLine?: number;
 }
 
-export interface ContentsMeta {
-  freshness: Freshness;
-  now: Date;
+/** Freshness, the ref asked at, and the Previous / Next buttons of a file's lines. */
+export type ContentsMeta = PagedAnswerMeta;
+
+/** The lines of a file a view shows, clamped to the file. */
+export interface ContentsWindow {
+  start: number;
+  end: number;
+  /** Lines of the file (of the text GitHub gave, for a file it cut). */
+  total: number;
+  /** The selection asked for went past the last line. */
+  pastTheEnd: boolean;
+  /** Lines were asked for (rather than the default first lines). */
+  asked: boolean;
 }
 
 /** Lines of a file shown when none are asked for. */
@@ -131,6 +142,30 @@ function formatTree(
   return { description: parts.join("\n"), files };
 }
 
+/** The lines of a `total`-line file (at least 1) that a view selects. */
+function windowOfLines(total: number, view: ContentsView): ContentsWindow {
+  const asked = view.startLine !== undefined || view.endLine !== undefined;
+  let start = Number.isFinite(view.startLine) ? Math.floor(view.startLine!) : 1;
+  let end = Number.isFinite(view.endLine) ? Math.floor(view.endLine!) : start + DEFAULT_SNIPPET_LINES - 1;
+  if (end < start) [start, end] = [end, start];
+  const pastTheEnd = end > total;
+  // A window wholly past the end moves back to the file's last lines, keeping its size.
+  if (start > total) [start, end] = [Math.max(1, total - (end - start)), total];
+  start = Math.min(Math.max(1, start), total);
+  end = Math.min(Math.max(start, end), total);
+  return { start, end, total, pastTheEnd, asked };
+}
+
+/**
+ * The lines of a file answer that `formatContents` shows for a view, or null when it shows no lines
+ * (a folder, a binary or empty file): what the Previous / Next buttons turn from.
+ */
+export function contentsWindow(answer: ContentsAnswer, view: ContentsView): ContentsWindow | null {
+  if (answer.kind !== "blob" || answer.file.kind !== "text") return null;
+  const total = splitFileLines(answer.file.text).length;
+  return total > 0 ? windowOfLines(total, view) : null;
+}
+
 function formatBlob(
   answer: Extract<ContentsAnswer, { kind: "blob" }>,
   view: ContentsView,
@@ -158,14 +193,7 @@ function formatBlob(
     notes.push(file.isTruncated ? "No line of it is available." : "This file is empty.");
     return { description: notes.join("\n"), files: [], anchor: "" };
   }
-  const asked = view.startLine !== undefined || view.endLine !== undefined;
-  let start = Number.isFinite(view.startLine) ? Math.floor(view.startLine!) : 1;
-  let end = Number.isFinite(view.endLine) ? Math.floor(view.endLine!) : start + DEFAULT_SNIPPET_LINES - 1;
-  if (end < start) [start, end] = [end, start];
-  const pastTheEnd = end > total;
-  if (start > total) [start, end] = [Math.max(1, total - (end - start)), total];
-  start = Math.min(Math.max(1, start), total);
-  end = Math.min(Math.max(start, end), total);
+  const { start, end, pastTheEnd, asked } = windowOfLines(total, view);
   notes.unshift(`Lines ${formatCount(start)}–${formatCount(end)} of ${formatCount(total)}.`);
   if (pastTheEnd && asked) {
     notes.push(`The file has ${plural(total, "line", "lines")}, so the selection stops there.`);
@@ -214,7 +242,8 @@ function formatBlob(
  * hint (the first 20 lines by default, at most 50 in the message; the whole selection is attached
  * as `<file>-L<a>-<b>.txt` when it does not fit); binary and too-large files are explained with
  * their size. The title links to the folder or file at the pinned commit; the footer says how fresh
- * the answer is and the commit.
+ * the answer is, the ref it was asked at and the commit. A file's lines get Previous / Next lines
+ * buttons (`meta.buttons`; disabled without a custom id) beside Open on GitHub.
  */
 export function formatContents(
   answer: ContentsAnswer,
@@ -226,16 +255,18 @@ export function formatContents(
       ? answer.repository.nameWithOwner
       : `${answer.repository.nameWithOwner}/${answer.path}`;
   const title = escapeLabel(`${answer.kind === "tree" ? "📁" : "📄"} ${where}`, LIMITS.title);
-  const footer = footerText(meta.freshness, meta.now, answer.commit.oid);
+  const footer = footerText(meta.freshness, meta.now, answer.commit.oid, meta.ref);
   const kind = answer.kind === "tree" ? "tree" : "blob";
   const baseUrl = objectUrl(answer.repository.url, kind, answer.commit.oid, answer.path);
   let url = baseUrl;
   let body: { description: string; files: FormattedMessage["files"] };
+  let paged = false;
   if (answer.kind === "tree") {
     body = formatTree(answer, title, footer);
   } else {
     const blob = formatBlob(answer, view, title, footer);
     if (blob.anchor) url = `${baseUrl}#${blob.anchor}`;
+    paged = blob.anchor !== "";
     body = blob;
   }
   const embed: APIEmbed = {
@@ -249,7 +280,19 @@ export function formatContents(
   const message = emptyMessage();
   message.embeds.push(embed);
   message.files.push(...body.files);
-  const row = rowOf([linkButton("Open on GitHub", url)]);
-  if (row) message.components.push(row);
+  if (paged) {
+    message.components.push(
+      navigationRow({
+        previous: meta.buttons?.previous,
+        next: meta.buttons?.next,
+        previousLabel: "◀ Previous lines",
+        nextLabel: "Next lines ▶",
+        link: { label: "Open on GitHub", url },
+      }),
+    );
+  } else {
+    const row = rowOf([linkButton("Open on GitHub", url)]);
+    if (row) message.components.push(row);
+  }
   return fitMessage(message);
 }
