@@ -5,7 +5,7 @@ import {
   type APIButtonComponent,
   type APIEmbed,
 } from "discord-api-types/v10";
-import { sanitizeSingleLine, truncate } from "./escape.js";
+import { defusePlainText, sanitizeSingleLine, truncate } from "./escape.js";
 
 /**
  * A reply as plain data: what every formatter returns and what `bot/` turns into discord.js
@@ -96,13 +96,13 @@ const FOOTER_REF_WIDTH = 100;
 /**
  * The footer text: freshness, then, for an answer pinned to a commit, the ref it was asked at and
  * the commit: "fetched now · v1.0.0 · pinned to 4e0d166". A ref that is the commit id itself (or
- * its beginning, `ref:4e0d166`) is not said twice. Footers render no markdown: the ref is only
- * made one line and cut.
+ * its beginning, `ref:4e0d166`) is not said twice. Footers render no markdown: the ref is made one
+ * line, cut, and defused (see `defusePlainText`), never backslash-escaped.
  */
 export function footerText(freshness: Freshness, now: Date, pinnedOid?: string, ref?: string): string {
   const parts = [freshnessText(freshness, now)];
   if (pinnedOid !== undefined) {
-    const label = truncate(sanitizeSingleLine(ref ?? ""), FOOTER_REF_WIDTH);
+    const label = defusePlainText(truncate(sanitizeSingleLine(ref ?? ""), FOOTER_REF_WIDTH));
     if (label !== "" && !namesCommit(label, pinnedOid)) parts.push(label);
     parts.push(`pinned to ${shortOid(pinnedOid)}`);
   }

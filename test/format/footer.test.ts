@@ -1,10 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { formatBlame } from "../../src/format/blame.js";
 import { formatContents } from "../../src/format/contents.js";
-import { footerText } from "../../src/format/message.js";
+import { messageMarkdownProblems } from "../../src/format/limits.js";
+import { emptyMessage, footerText, type FormattedMessage } from "../../src/format/message.js";
 import type { ContentsAnswer } from "../../src/github/types.js";
 import { expectValidMessage } from "./checks.js";
 import { CACHED, FRESH, makeBlame, makeLines, NOW, PINNED, REPOSITORY } from "./fixtures.js";
+
+/** A message whose only embed has this footer. */
+function message(footer: string): FormattedMessage {
+  const result = emptyMessage();
+  result.embeds.push({ footer: { text: footer } });
+  return result;
+}
 
 describe("the footer of an answer pinned to a commit", () => {
   it("names the ref asked for before the commit it resolved to", () => {
@@ -32,6 +40,14 @@ describe("the footer of an answer pinned to a commit", () => {
     expect(footer).not.toMatch(/[\n\u202e]/);
     expect(footer).toMatch(/^fetched now · a bx+… · pinned to a1b2c3d$/);
     expect(footer.length).toBeLessThan(140);
+  });
+
+  it("keeps a ref with fences or mentions from opening a code block or pinging, without backslashes", () => {
+    const footer = footerText(FRESH, NOW, PINNED.oid, "x```y@everyone<@1>");
+    expect(messageMarkdownProblems(message(footer))).toEqual([]);
+    expect(footer).not.toContain("```");
+    expect(footer).not.toContain("\\");
+    expect(footer.replace(/\u200b/g, "")).toBe("fetched now · x```y@everyone<@1> · pinned to a1b2c3d");
   });
 
   it("names nothing but freshness for answers that are not pinned", () => {
