@@ -33,7 +33,7 @@ function snippetLines(description: string): Map<number, string> {
 
 /** The entry lines of a folder listing, in order. */
 function entryLines(description: string): string[] {
-  return description.split("\n").filter((line) => /^(📁|📄|📦) /u.test(line));
+  return description.split("\n").filter((line) => /^(📁|📄|📦|🔗) /u.test(line));
 }
 
 describe("/contents answers", () => {
@@ -310,6 +310,70 @@ describe("/contents pages through a file with Previous / Next lines", () => {
       );
       expect(labels(message)).toEqual(["Open on GitHub"]);
     }
+  });
+});
+
+describe("/contents on a symbolic link, and lines: on a folder", () => {
+  it("shows a symbolic link as a link to its target: the /contents that shows it and a web link, in ONE request", async () => {
+    const main = commitOf(world(), WIDGETS, DEMO_REFS.defaultBranch);
+    const before = world().github.requests.length;
+    const record = await world().run({
+      kind: "slash",
+      name: "contents",
+      options: { repo: WIDGETS, path: DEMO_PATHS.symlink },
+    });
+    expectDeliveredWithoutPings(record);
+    const { embed, message } = answerOf(record);
+    expect(
+      world()
+        .github.requests.slice(before)
+        .map((request) => request.operationName),
+    ).toEqual(["Contents"]);
+    const target = "docs/guide/intro.md";
+    const targetUrl = `https://github.com/demo/widgets/blob/${main}/${target}`;
+    expect(embed.title).toBe("🔗 demo/widgets/docs/latest.md");
+    expect(embed.description!.split("\n")).toEqual([
+      "`docs/latest.md` is a symbolic link to `guide/intro.md` (`docs/guide/intro.md` in the repository).",
+      `To see the target: \`/contents repo:demo/widgets path:${target} ref:${DEMO_REFS.defaultBranch}\`, or open [${target}](${targetUrl}) on GitHub.`,
+    ]);
+    expect(embed.description).not.toContain("```");
+    expect(linkUrl(message, /Open the target on GitHub/)).toBe(targetUrl);
+    expect(linkUrl(message, /^Open on GitHub$/)).toBe(
+      `https://github.com/demo/widgets/blob/${main}/${DEMO_PATHS.symlink}`,
+    );
+
+    // The path it names is one /contents takes: the target's own text.
+    const followed = answerOf(
+      await world().run({
+        kind: "slash",
+        name: "contents",
+        options: { repo: WIDGETS, path: target, ref: DEMO_REFS.defaultBranch },
+      }),
+    );
+    expect(followed.embed.title).toBe(`📄 demo/widgets/${target}`);
+    expect([...snippetLines(followed.embed.description!).values()][0]).toBe("# Introduction");
+  });
+
+  it("lists a symbolic link in its folder as a link", async () => {
+    const { embed } = answerOf(
+      await world().run({ kind: "slash", name: "contents", options: { repo: WIDGETS, path: "docs" } }),
+    );
+    expect(entryLines(embed.description!)).toContain("🔗 latest.md · symbolic link");
+    expect(embed.description).toMatch(/, 1 symbolic link\./);
+  });
+
+  it("says lines: applies to files when given on a folder, and still lists the folder", async () => {
+    const { embed } = answerOf(
+      await world().run({
+        kind: "slash",
+        name: "contents",
+        options: { repo: WIDGETS, path: DEMO_PATHS.nestedFolder, lines: "10-20" },
+      }),
+    );
+    const [note, summary] = embed.description!.split("\n");
+    expect(note).toBe("`lines:` applies to files; a folder lists its entries.");
+    expect(summary).toMatch(/^\d+ folders?, \d+ files?\./);
+    expect(entryLines(embed.description!).length).toBeGreaterThan(0);
   });
 });
 
