@@ -41,11 +41,15 @@ interface BlameArgs {
   thread?: boolean;
 }
 
-/** The state behind the Previous / Next buttons: the same file at the same pinned commit. */
+/**
+ * The state behind the Previous / Next buttons: the same file at the same pinned commit, and the
+ * ref it was asked at (for the footer).
+ */
 const buttonStateSchema = z.object({
   repo: z.object({ owner: z.string(), name: z.string() }),
   oid: z.string(),
   path: z.string(),
+  ref: z.string().optional(),
   start: z.number().int().min(1),
   end: z.number().int().min(1),
 });
@@ -64,6 +68,7 @@ async function render(
   span: LineSpan | undefined,
   services: Services,
   repo: RepoRef,
+  ref: string | undefined,
   pathInUrl?: string,
 ): Promise<CommandAnswer> {
   const { value: answer, freshness } = fetched;
@@ -82,7 +87,7 @@ async function render(
   );
   const size = shown.end - shown.start + 1;
   const buttons: NavigationButtons = {};
-  const base = { repo, oid: answer.commit.oid, path: answer.path };
+  const base = { repo, oid: answer.commit.oid, path: answer.path, ...(ref !== undefined ? { ref } : {}) };
   if (total > 0 && shown.start > 1) {
     const state: BlameButtonState = { ...base, start: Math.max(1, shown.start - size), end: shown.start - 1 };
     buttons.previous = `blame:${await services.buttons.put(state)}`;
@@ -91,7 +96,7 @@ async function render(
     const state: BlameButtonState = { ...base, start: shown.end + 1, end: Math.min(total, shown.end + size) };
     buttons.next = `blame:${await services.buttons.put(state)}`;
   }
-  const message = formatBlame(answer, view, { freshness, now: services.now(), buttons });
+  const message = formatBlame(answer, view, { freshness, now: services.now(), buttons, ref });
   const subject = `${repo.owner}/${repo.name} ${answer.path}`;
   return {
     message,
@@ -175,21 +180,24 @@ export const command: CommandModule<BlameArgs> = {
         path,
         ...(ref !== undefined ? { ref } : {}),
       });
-    const { fetched, pathInUrl } = args.splits
+    const { fetched, pathInUrl, ref } = args.splits
       ? await firstExistingSplit(args.splits, async (split) => ({
           fetched: await blameAt(split.ref, split.path),
           pathInUrl: split.pathInUrl,
+          ref: split.ref,
         }))
-      : { fetched: await blameAt(args.ref, args.path), pathInUrl: args.pathInUrl };
-    return render(fetched, args.lines, services, args.repo, pathInUrl);
+      : { fetched: await blameAt(args.ref, args.path), pathInUrl: args.pathInUrl, ref: args.ref };
+    // No ref asked: the answer follows the default branch, and the footer names it.
+    const shownRef = ref ?? fetched.value.repository.defaultBranch ?? undefined;
+    return render(fetched, args.lines, services, args.repo, shownRef, pathInUrl);
   },
   async button(context, services) {
     const key = context.customId.slice("blame:".length);
     const state = buttonStateSchema.safeParse(await services.buttons.get(key));
     if (!state.success) throw new ExpiredComponentError("blame");
-    const { repo, oid, path, start, end } = state.data;
+    const { repo, oid, path, ref, start, end } = state.data;
     const fetched = await services.scout.blame(context.request, { repo, ref: oid, path });
-    return render(fetched, { start, end }, services, repo);
+    return render(fetched, { start, end }, services, repo, ref);
   },
   autocomplete: autocompleteRepoAndPath,
 };

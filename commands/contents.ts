@@ -1,12 +1,16 @@
 import { ApplicationCommandOptionType, ApplicationCommandType } from "discord-api-types/v10";
 import { z } from "zod";
-import type { CommandModule } from "../src/bot/commandModule.js";
+import type { CommandAnswer, CommandModule } from "../src/bot/commandModule.js";
 import { linesOption, parseWith, refOption, repoOption, threadOption } from "../src/bot/commonOptions.js";
+import type { Services } from "../src/bot/services.js";
 import { autocompleteRepoAndPath } from "../src/answers/autocomplete.js";
+import type { Fetched } from "../src/answers/scout.js";
 import { firstExistingSplit } from "../src/answers/urlSplits.js";
-import { formatContents } from "../src/format/contents.js";
+import { ExpiredComponentError } from "../src/errors.js";
+import { contentsWindow, formatContents, type ContentsView } from "../src/format/contents.js";
 import { formatThreadSummary, threadName } from "../src/format/error.js";
-import type { RepoRef } from "../src/github/types.js";
+import type { NavigationButtons } from "../src/format/message.js";
+import type { ContentsAnswer, RepoRef } from "../src/github/types.js";
 import { parseLines, type LineSpan } from "../src/input/linesArgument.js";
 import { parsePath } from "../src/input/pathArgument.js";
 import { parseRef } from "../src/input/refArgument.js";
@@ -22,6 +26,20 @@ interface ContentsArgs {
   thread?: boolean;
 }
 
+/**
+ * The state behind the Previous / Next buttons of a file: the same file at the same pinned commit,
+ * and the ref it was asked at (for the footer).
+ */
+const buttonStateSchema = z.object({
+  repo: z.object({ owner: z.string(), name: z.string() }),
+  oid: z.string(),
+  path: z.string(),
+  ref: z.string().optional(),
+  start: z.number().int().min(1),
+  end: z.number().int().min(1),
+});
+type ContentsButtonState = z.infer<typeof buttonStateSchema>;
+
 const rawSchema = z.object({
   repo: z.string(),
   path: z.string().optional(),
@@ -29,6 +47,56 @@ const rawSchema = z.object({
   lines: z.string().optional(),
   thread: z.boolean().optional(),
 });
+
+/**
+ * The answer of a folder or a file; a file's lines get Previous / Next buttons that turn a page of
+ * the same size, pinned to the answer's commit (so every page reads the same version, through the
+ * cache), disabled at the file's ends.
+ */
+async function render(
+  fetched: Fetched<ContentsAnswer>,
+  lines: LineSpan | undefined,
+  ref: string | undefined,
+  repo: RepoRef,
+  services: Services,
+): Promise<CommandAnswer> {
+  const answer = fetched.value;
+  const view: ContentsView = lines ? { startLine: lines.start, endLine: lines.end } : {};
+  const shown = contentsWindow(answer, view);
+  const buttons: NavigationButtons = {};
+  if (shown) {
+    const size = shown.end - shown.start + 1;
+    const base = { repo, oid: answer.commit.oid, path: answer.path, ...(ref !== undefined ? { ref } : {}) };
+    if (shown.start > 1) {
+      const state: ContentsButtonState = {
+        ...base,
+        start: Math.max(1, shown.start - size),
+        end: shown.start - 1,
+      };
+      buttons.previous = `contents:${await services.buttons.put(state)}`;
+    }
+    if (shown.end < shown.total) {
+      const state: ContentsButtonState = {
+        ...base,
+        start: shown.end + 1,
+        end: Math.min(shown.total, shown.end + size),
+      };
+      buttons.next = `contents:${await services.buttons.put(state)}`;
+    }
+  }
+  const subject = `${repo.owner}/${repo.name}${answer.path ? ` ${answer.path}` : ""}`;
+  return {
+    message: formatContents(answer, view, {
+      freshness: fetched.freshness,
+      now: services.now(),
+      buttons,
+      ref,
+    }),
+    threadName: threadName("contents", subject),
+    summary: formatThreadSummary("contents", subject),
+    ...(fetched.privacy ? { privacy: fetched.privacy } : {}),
+  };
+}
 
 /** `/contents`: a folder's entries, or a snippet of a file with line numbers. */
 export const command: CommandModule<ContentsArgs> = {
@@ -52,6 +120,7 @@ export const command: CommandModule<ContentsArgs> = {
     ],
   },
   threadable: true,
+  customIdPrefixes: ["contents"],
   parse(options, services) {
     const raw = parseWith(rawSchema, options);
     const fromRepo = parseRepoArgument(raw.repo, webHostsOf(services.config.github.webUrl));
@@ -81,21 +150,23 @@ export const command: CommandModule<ContentsArgs> = {
         path,
         ...(ref !== undefined ? { ref } : {}),
       });
-    const fetched = args.splits
-      ? await firstExistingSplit(args.splits, (split) => contentsAt(split.ref, split.path))
-      : await contentsAt(args.ref, args.path);
-    const path = fetched.value.path;
-    const subject = `${args.repo.owner}/${args.repo.name}${path ? ` ${path}` : ""}`;
-    return {
-      message: formatContents(
-        fetched.value,
-        args.lines ? { startLine: args.lines.start, endLine: args.lines.end } : {},
-        { freshness: fetched.freshness, now: services.now() },
-      ),
-      threadName: threadName("contents", subject),
-      summary: formatThreadSummary("contents", subject),
-      ...(fetched.privacy ? { privacy: fetched.privacy } : {}),
-    };
+    const { fetched, ref } = args.splits
+      ? await firstExistingSplit(args.splits, async (split) => ({
+          fetched: await contentsAt(split.ref, split.path),
+          ref: split.ref,
+        }))
+      : { fetched: await contentsAt(args.ref, args.path), ref: args.ref };
+    // No ref asked: the answer follows the default branch, and the footer names it.
+    const shownRef = ref ?? fetched.value.repository.defaultBranch ?? undefined;
+    return render(fetched, args.lines, shownRef, args.repo, services);
+  },
+  async button(context, services) {
+    const key = context.customId.slice("contents:".length);
+    const state = buttonStateSchema.safeParse(await services.buttons.get(key));
+    if (!state.success) throw new ExpiredComponentError("contents");
+    const { repo, oid, path, ref, start, end } = state.data;
+    const fetched = await services.scout.contents(context.request, { repo, ref: oid, path });
+    return render(fetched, { start, end }, ref, repo, services);
   },
   autocomplete: autocompleteRepoAndPath,
 };

@@ -14,9 +14,10 @@ import type { Asker, Fetched, Scout } from "./scout.js";
 /**
  * The shape version of cached answers that carry a repository: 2 since they carry its
  * `visibility`. Entries of version 1 (no visibility) are never read, so an answer cached before
- * is never shown as public, nor taken as private, on a guess.
+ * is never shown as public, nor taken as private, on a guess. 3 since a symbolic link is a
+ * `symlink` answer: a link cached before as a file whose text is its target is never read again.
  */
-const REPOSITORY_ANSWER_VERSION = 2;
+const REPOSITORY_ANSWER_VERSION = 3;
 
 /** A full commit id: an answer asked for by it is pinned from the start. */
 const FULL_OID = /^[0-9a-f]{40}$/i;

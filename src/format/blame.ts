@@ -107,7 +107,7 @@ export function blameLineCount(answer: BlameAnswer): number {
  */
 export function formatBlame(answer: BlameAnswer, view: BlameView, meta: BlameMeta): FormattedMessage {
   const title = escapeLabel(`blame ${answer.repository.nameWithOwner} ${answer.path}`, LIMITS.title);
-  const footer = footerText(meta.freshness, meta.now, answer.commit.oid);
+  const footer = footerText(meta.freshness, meta.now, answer.commit.oid, meta.ref);
   const file = answer.file;
   const pathNote = view.pathInUrl !== undefined ? pathChoiceNote(answer.path, view.pathInUrl) : undefined;
   if (file.kind === "binary") {

@@ -1,6 +1,7 @@
 import type { APIEmbed } from "discord-api-types/v10";
-import type { ContentsAnswer, FileBody, TreeEntry } from "../github/types.js";
+import type { ContentsAnswer, FileBody } from "../github/types.js";
 import { ELLIPSIS, escapeLabel, sanitizeLanguage, sanitizeSingleLine, truncate } from "./escape.js";
+import { formatFolderListing } from "./folderListing.js";
 import { fitMessage, LIMITS } from "./limits.js";
 import { selectLines } from "./lineSelection.js";
 import {
@@ -13,8 +14,9 @@ import {
   linkButton,
   objectUrl,
   rowOf,
+  navigationRow,
   type FormattedMessage,
-  type Freshness,
+  type PagedAnswerMeta,
 } from "./message.js";
 import {
   baseName,
@@ -27,6 +29,7 @@ import {
   splitFileLines,
   utf8Bytes,
 } from "./snippet.js";
+import { symlinkBody } from "./symlink.js";
 
 /** Which lines of a file to show; both absent: the first lines. */
 export interface ContentsView {
@@ -34,102 +37,51 @@ export interface ContentsView {
   endLine?: number;
 }
 
-export interface ContentsMeta {
-  freshness: Freshness;
-  now: Date;
+/** Freshness, the ref asked at, and the Previous / Next buttons of a file's lines. */
+export type ContentsMeta = PagedAnswerMeta;
+
+/** The lines of a file a view shows, clamped to the file, and the sentences that say which. */
+export interface ContentsWindow {
+  start: number;
+  end: number;
+  /** Lines of the file (of the text GitHub gave, for a file it cut). */
+  total: number;
+  /** What the answer says of the lines shown (see `selectLines`). */
+  sentences: string[];
 }
 
 /** Lines of a file shown when none are asked for. */
 export const DEFAULT_SNIPPET_LINES = 20;
-/** Entries of a folder listed in the message, at most. */
-const MAX_ENTRIES_IN_MESSAGE = 50;
-/** Characters of one entry name in the message. */
-const ENTRY_NAME_WIDTH = 100;
-
-const ORDER: Record<TreeEntry["type"], number> = { tree: 0, commit: 1, blob: 2 };
-
-/** Folders first, then submodules, then files; by name within each (case-insensitive, then exact). */
-function sortEntries(entries: readonly TreeEntry[]): TreeEntry[] {
-  return [...entries].sort((a, b) => {
-    const byType = (ORDER[a.type] ?? 3) - (ORDER[b.type] ?? 3);
-    if (byType !== 0) return byType;
-    const left = a.name.toLowerCase();
-    const right = b.name.toLowerCase();
-    if (left !== right) return left < right ? -1 : 1;
-    return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
-  });
-}
-
-function entryLine(entry: TreeEntry): string {
-  const name = escapeLabel(entry.name, ENTRY_NAME_WIDTH) || "(unnamed)";
-  if (entry.type === "tree") return `📁 **${name}/**`;
-  if (entry.type === "commit") return `📦 ${name} · submodule`;
-  const binary = entry.isBinary ? " · binary" : "";
-  return `📄 ${name} · ${formatBytes(entry.size)}${binary}`;
-}
-
-function entryAttachmentLine(entry: TreeEntry): string {
-  const kind = entry.type === "tree" ? "folder" : entry.type === "commit" ? "submodule" : "file";
-  const size = entry.type === "blob" ? formatBytes(entry.size) : "";
-  const name = sanitizeSingleLine(entry.name) + (entry.type === "tree" ? "/" : "");
-  return `${kind.padEnd(9)}  ${size.padStart(10)}  ${name}`;
-}
-
 function plural(count: number, one: string, many: string): string {
   return `${formatCount(count)} ${count === 1 ? one : many}`;
 }
 
-function formatTree(
-  answer: Extract<ContentsAnswer, { kind: "tree" }>,
-  title: string,
-  footer: string,
-): {
-  description: string;
-  files: FormattedMessage["files"];
-} {
-  const entries = sortEntries(answer.entries);
-  if (entries.length === 0) return { description: "This folder is empty.", files: [] };
-  const folders = entries.filter((entry) => entry.type === "tree").length;
-  const submodules = entries.filter((entry) => entry.type === "commit").length;
-  const fileCount = entries.length - folders - submodules;
-  const summary = [plural(folders, "folder", "folders"), plural(fileCount, "file", "files")];
-  if (submodules > 0) summary.push(plural(submodules, "submodule", "submodules"));
-  const head = `${summary.join(", ")}.`;
-  const moreNote = (omitted: number) =>
-    `${ELLIPSIS} ${plural(omitted, "more entry", "more entries")} in the attachment.`;
-  const budget = Math.min(LIMITS.description, LIMITS.embedTotal - title.length - footer.length);
-  let used = head.length + 1 + moreNote(entries.length).length;
-  const shown: string[] = [];
-  for (const entry of entries) {
-    if (shown.length >= MAX_ENTRIES_IN_MESSAGE) break;
-    const line = entryLine(entry);
-    if (used + line.length + 1 > budget) break;
-    shown.push(line);
-    used += line.length + 1;
-  }
-  const omitted = entries.length - shown.length;
-  const parts = [head, ...shown];
-  const files: FormattedMessage["files"] = [];
-  if (omitted > 0) {
-    parts.push(moreNote(omitted));
-    const folder = answer.path === "" ? "root" : safeFileName(baseName(answer.path));
-    const text = [
-      `${sanitizeSingleLine(answer.repository.nameWithOwner)}/${sanitizeSingleLine(answer.path)} at ${answer.commit.oid}`,
-      head,
-      "",
-      ...entries.map(entryAttachmentLine),
-      "",
-    ].join("\n");
-    files.push({
-      name: `contents-${folder}.txt`,
-      data: Buffer.from(text, "utf8"),
-      description: truncate(
-        `all ${entries.length} entries of ${sanitizeSingleLine(answer.path) || "the root"}`,
-        200,
-      ),
-    });
-  }
-  return { description: parts.join("\n"), files };
+/**
+ * The lines of a `total`-line file (at least 1) that a view selects, in the words `/blame` uses
+ * too; `complete` is false for a file GitHub cut, whose `total` counts only the lines returned.
+ */
+function windowOfLines(total: number, view: ContentsView, complete: boolean): ContentsWindow {
+  const askedStart = Number.isFinite(view.startLine) ? Math.floor(view.startLine!) : 1;
+  const { start, end, sentences } = selectLines(
+    {
+      start: askedStart,
+      end: Number.isFinite(view.endLine) ? view.endLine! : askedStart + DEFAULT_SNIPPET_LINES - 1,
+      requested: view.startLine !== undefined || view.endLine !== undefined,
+    },
+    total,
+    { complete },
+  );
+  return { start, end, total, sentences };
+}
+
+/**
+ * The lines of a file answer that `formatContents` shows for a view, or null when it shows no lines
+ * (a folder, a binary or empty file): what the Previous / Next buttons turn from.
+ */
+export function contentsWindow(answer: ContentsAnswer, view: ContentsView): ContentsWindow | null {
+  if (answer.kind !== "blob" || answer.file.kind !== "text") return null;
+  const total = splitFileLines(answer.file.text).length;
+  return total > 0 ? windowOfLines(total, view, !answer.file.isTruncated) : null;
 }
 
 function formatBlob(
@@ -159,16 +111,7 @@ function formatBlob(
     notes.push(file.isTruncated ? "No line of it is available." : "This file is empty.");
     return { description: notes.join("\n"), files: [], anchor: "" };
   }
-  const askedStart = Number.isFinite(view.startLine) ? Math.floor(view.startLine!) : 1;
-  const { start, end, sentences } = selectLines(
-    {
-      start: askedStart,
-      end: Number.isFinite(view.endLine) ? view.endLine! : askedStart + DEFAULT_SNIPPET_LINES - 1,
-      requested: view.startLine !== undefined || view.endLine !== undefined,
-    },
-    total,
-    { complete: !file.isTruncated },
-  );
+  const { start, end, sentences } = windowOfLines(total, view, !file.isTruncated);
   notes.push(...sentences);
 
   const count = end - start + 1;
@@ -207,14 +150,22 @@ function formatBlob(
   return { description: parts.join("\n"), files, anchor: start === end ? `L${start}` : `L${start}-L${end}` };
 }
 
+/** The icon of each kind of answer, before its path in the title. */
+const ICONS: Record<ContentsAnswer["kind"], string> = { tree: "📁", blob: "📄", symlink: "🔗" };
+
+/** Said above a folder's entries when `lines:` was given: it applies to files only. */
+export const LINES_ON_A_FOLDER = "`lines:` applies to files; a folder lists its entries.";
+
 /**
- * The answer of `/contents`. A folder: its entries, folders first (📁), then submodules (📦), then
- * files (📄) with their sizes; past 50 entries (or Discord's limits) the rest are counted and every
- * entry is attached as `contents-<folder>.txt`. A file: a snippet with line numbers and a language
+ * The answer of `/contents`. A folder: its entries (see `formatFolderListing`), with a note when
+ * `lines:` was given, which a folder has none of. A file: a snippet with line numbers and a language
  * hint (the first 20 lines by default, at most 50 in the message; the whole selection is attached
  * as `<file>-L<a>-<b>.txt` when it does not fit); binary and too-large files are explained with
- * their size. The title links to the folder or file at the pinned commit; the footer says how fresh
- * the answer is and the commit.
+ * their size. A symbolic link: what it points to, the `/contents` command and the web link that
+ * show the target (see `symlinkBody`). The title links to the folder, file or link at the pinned
+ * commit; the footer says how fresh the answer is, the ref it was asked at and the commit. A file's
+ * lines get Previous / Next lines buttons (`meta.buttons`; disabled without a custom id) beside Open
+ * on GitHub.
  */
 export function formatContents(
   answer: ContentsAnswer,
@@ -225,17 +176,30 @@ export function formatContents(
     answer.path === ""
       ? answer.repository.nameWithOwner
       : `${answer.repository.nameWithOwner}/${answer.path}`;
-  const title = escapeLabel(`${answer.kind === "tree" ? "📁" : "📄"} ${where}`, LIMITS.title);
-  const footer = footerText(meta.freshness, meta.now, answer.commit.oid);
+  const title = escapeLabel(`${ICONS[answer.kind]} ${where}`, LIMITS.title);
+  const footer = footerText(meta.freshness, meta.now, answer.commit.oid, meta.ref);
   const kind = answer.kind === "tree" ? "tree" : "blob";
   const baseUrl = objectUrl(answer.repository.url, kind, answer.commit.oid, answer.path);
+  const asked = view.startLine !== undefined || view.endLine !== undefined;
   let url = baseUrl;
   let body: { description: string; files: FormattedMessage["files"] };
+  let paged = false;
+  let targetUrl: string | null = null;
   if (answer.kind === "tree") {
-    body = formatTree(answer, title, footer);
+    body = formatFolderListing(answer, { title, footer, note: asked ? LINES_ON_A_FOLDER : undefined });
+  } else if (answer.kind === "symlink") {
+    const first = view.startLine ?? view.endLine ?? 1;
+    // The lines asked for belong to the target: they go into the command that shows it.
+    const link = symlinkBody(answer, {
+      ref: meta.ref,
+      lines: asked ? { start: first, end: view.endLine ?? first } : undefined,
+    });
+    body = { description: link.description, files: [] };
+    targetUrl = link.targetUrl;
   } else {
     const blob = formatBlob(answer, view, title, footer);
     if (blob.anchor) url = `${baseUrl}#${blob.anchor}`;
+    paged = blob.anchor !== "";
     body = blob;
   }
   const embed: APIEmbed = {
@@ -249,7 +213,22 @@ export function formatContents(
   const message = emptyMessage();
   message.embeds.push(embed);
   message.files.push(...body.files);
-  const row = rowOf([linkButton("Open on GitHub", url)]);
-  if (row) message.components.push(row);
+  if (paged) {
+    message.components.push(
+      navigationRow({
+        previous: meta.buttons?.previous,
+        next: meta.buttons?.next,
+        previousLabel: "◀ Previous lines",
+        nextLabel: "Next lines ▶",
+        link: { label: "Open on GitHub", url },
+      }),
+    );
+  } else {
+    const row = rowOf([
+      linkButton("Open on GitHub", url),
+      targetUrl === null ? null : linkButton("Open the target on GitHub", targetUrl),
+    ]);
+    if (row) message.components.push(row);
+  }
   return fitMessage(message);
 }

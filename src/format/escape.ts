@@ -114,6 +114,15 @@ export function breakCodeFences(text: string): string {
   return text.includes("```") ? text.replace(BACKTICK_RUN_3, interleave) : text;
 }
 
+/**
+ * Repository text for a place Discord renders no markdown (an embed footer): a backslash would show
+ * there, so nothing is escaped; only what could still read as a mention or a code fence, were the
+ * text ever shown elsewhere, gets invisible zero-width spaces.
+ */
+export function defusePlainText(text: string): string {
+  return breakCodeFences(String(text)).replace(EVERYONE_HERE, `@${ZWSP}$1`).replace(ANGLE_MARKUP, `<${ZWSP}`);
+}
+
 /** The language hint of a code block, reduced to what Discord's highlighter accepts. */
 export function sanitizeLanguage(language: string | undefined): string {
   return (language ?? "")

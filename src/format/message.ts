@@ -5,7 +5,7 @@ import {
   type APIButtonComponent,
   type APIEmbed,
 } from "discord-api-types/v10";
-import { sanitizeSingleLine, truncate } from "./escape.js";
+import { defusePlainText, sanitizeSingleLine, truncate } from "./escape.js";
 
 /**
  * A reply as plain data: what every formatter returns and what `bot/` turns into discord.js
@@ -37,6 +37,11 @@ export interface PagedAnswerMeta {
   freshness: Freshness;
   now: Date;
   buttons?: NavigationButtons;
+  /**
+   * The ref an answer pinned to a commit was asked at (a branch, a tag), or the default branch when
+   * none was given; shown in the footer before the commit (see `footerText`).
+   */
+  ref?: string | undefined;
 }
 
 /** Embed colours, one per kind of answer, so a glance tells them apart. */
@@ -85,11 +90,28 @@ export function shortOid(oid: string, abbreviated?: string | null): string {
 
 const SHORT_OID = /^[0-9a-zA-Z]{7,12}$/;
 
-/** The footer text: freshness, then the commit the answer is pinned to when there is one. */
-export function footerText(freshness: Freshness, now: Date, pinnedOid?: string): string {
+/** Characters of a ref shown in a footer. */
+const FOOTER_REF_WIDTH = 100;
+
+/**
+ * The footer text: freshness, then, for an answer pinned to a commit, the ref it was asked at and
+ * the commit: "fetched now · v1.0.0 · pinned to 4e0d166". A ref that is the commit id itself (or
+ * its beginning, `ref:4e0d166`) is not said twice. Footers render no markdown: the ref is made one
+ * line, cut, and defused (see `defusePlainText`), never backslash-escaped.
+ */
+export function footerText(freshness: Freshness, now: Date, pinnedOid?: string, ref?: string): string {
   const parts = [freshnessText(freshness, now)];
-  if (pinnedOid !== undefined) parts.push(`pinned to ${shortOid(pinnedOid)}`);
+  if (pinnedOid !== undefined) {
+    const label = defusePlainText(truncate(sanitizeSingleLine(ref ?? ""), FOOTER_REF_WIDTH));
+    if (label !== "" && !namesCommit(label, pinnedOid)) parts.push(label);
+    parts.push(`pinned to ${shortOid(pinnedOid)}`);
+  }
   return parts.join(" · ");
+}
+
+/** Whether a ref is the commit id, or an abbreviation of it (4 or more hex digits, as git takes). */
+function namesCommit(ref: string, oid: string): boolean {
+  return /^[0-9a-f]{4,64}$/i.test(ref) && oid.toLowerCase().startsWith(ref.toLowerCase());
 }
 
 /**

@@ -76,8 +76,10 @@ fragment EntryAtCommit on Commit { file(path: $path) { type } }`;
  * the tags' `target`s, as in {@link BLAME_QUERY}.
  *
  * A submodule's gitlink names a commit of another repository, so `object` is null for it as for a
- * missing path; the commit's `file(path)` tells them apart (`type` "commit"). `hasPath` is false for
- * the root, which is no tree entry: `file` is then not asked at all (`path` is "" and unused).
+ * missing path; the commit's `file(path)` tells them apart (`type` "commit"). Its `mode` tells a
+ * symbolic link (`0o120000`, which GitHub gives as the integer 40960) from a file: both are Blobs,
+ * and a link's `text` is its target. `hasPath` is false for the root, which is no tree entry:
+ * `file` is then not asked at all (`path` is "" and unused).
  */
 export const CONTENTS_QUERY = `query Contents($owner: String!, $name: String!, $commitExpression: String!, $objectExpression: String!, $path: String!, $hasPath: Boolean!) {
   repository(owner: $owner, name: $name) { nameWithOwner url isPrivate visibility defaultBranchRef { name }
@@ -88,7 +90,7 @@ export const CONTENTS_QUERY = `query Contents($owner: String!, $name: String!, $
     object(expression: $objectExpression) { __typename
       ... on Tree { oid entries { name path type mode size object { __typename ... on Blob { byteSize isBinary } } } }
       ... on Blob { oid text isBinary byteSize isTruncated } } } }
-fragment PinnedCommit on Commit { oid url committedDate file(path: $path) @include(if: $hasPath) { type } }`;
+fragment PinnedCommit on Commit { oid url committedDate file(path: $path) @include(if: $hasPath) { type mode } }`;
 
 /** Every document by operation name (for the schema test and the stand-in). */
 export const DOCUMENTS = {

@@ -198,6 +198,8 @@ const treeEntryType = z.enum(["blob", "tree", "commit"]);
 
 /** `Commit.file(path) { type }`: null (with a NOT_FOUND error) when nothing is at the path. */
 const entryTypeSchema = z.object({ type: treeEntryType }).nullable();
+/** A tree entry's type and mode: the mode tells a symbolic link (0o120000) from a file. */
+const entryTypeAndModeSchema = z.object({ type: treeEntryType, mode: int }).nullable();
 
 export const blameDataSchema = z.object({
   repository: z
@@ -245,7 +247,7 @@ export const contentsDataSchema = z.object({
           __typename: z.literal("Commit"),
           ...commitPin,
           // Absent for the root (`@include(if: $hasPath)`), null when nothing is at the path.
-          file: entryTypeSchema.optional(),
+          file: entryTypeAndModeSchema.optional(),
         }),
       ).nullable(),
       object: z

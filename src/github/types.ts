@@ -100,9 +100,20 @@ export interface TreeEntry {
   isBinary: boolean | null;
 }
 
+/** Git's mode of a symbolic link: a Blob whose content is the path it points to. */
+export const SYMLINK_MODE = 0o120000;
+
 export type ContentsAnswer =
   | { kind: "tree"; repository: RepositoryHeader; commit: PinnedCommit; path: string; entries: TreeEntry[] }
-  | { kind: "blob"; repository: RepositoryHeader; commit: PinnedCommit; path: string; file: FileBody };
+  | { kind: "blob"; repository: RepositoryHeader; commit: PinnedCommit; path: string; file: FileBody }
+  | {
+      kind: "symlink";
+      repository: RepositoryHeader;
+      commit: PinnedCommit;
+      path: string;
+      /** The path the link points to, as git stores it (relative to the link's folder, or absolute); null when GitHub gives no text for it. */
+      target: string | null;
+    };
 
 export interface RepositorySummary {
   name: string;

@@ -57,7 +57,9 @@ describe("/blame answers", () => {
 
     const main = commitOf(world(), WIDGETS, DEMO_REFS.defaultBranch);
     expect(embed.title).toBe("blame demo/widgets src/engine.ts");
-    expect(embed.footer?.text).toBe(`fetched now · pinned to ${main.slice(0, 7)}`);
+    expect(embed.footer?.text).toBe(
+      `fetched now · ${DEMO_REFS.defaultBranch} · pinned to ${main.slice(0, 7)}`,
+    );
     expect(embed.url).toBe(`https://github.com/demo/widgets/blob/${main}/src/engine.ts#L1-L20`);
     expect(embed.description).toMatch(/^Lines 1–20 of 2,\d{3}\./);
     // The language hint of a TypeScript file, and a gutter per line: heat mark, commit, author.
@@ -91,7 +93,9 @@ describe("/blame answers", () => {
     const before = world().github.requests.length;
     const { embed } = answerOf(await world().run(request));
     const main = commitOf(world(), WIDGETS, DEMO_REFS.defaultBranch);
-    expect(embed.footer?.text).toBe(`cached just now · pinned to ${main.slice(0, 7)}`);
+    expect(embed.footer?.text).toBe(
+      `cached just now · ${DEMO_REFS.defaultBranch} · pinned to ${main.slice(0, 7)}`,
+    );
     expect(world().github.requests.length).toBe(before);
   });
 

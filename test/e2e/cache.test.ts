@@ -31,7 +31,7 @@ describe("the answer cache, end to end", () => {
   it("answers a repeat from the cache: no upstream call, and the footer says so", async () => {
     world.github.clearRequests();
     const first = await world.run(blame);
-    expect(footerOf(first)).toMatch(/fetched now · pinned to [0-9a-f]{7}/);
+    expect(footerOf(first)).toMatch(/fetched now · main · pinned to [0-9a-f]{7}/);
     expect(calls(world, "Blame")).toBe(1);
     const second = await world.run(blame);
     expect(footerOf(second)).toMatch(/cached/);

@@ -4,6 +4,7 @@ import { transcriptOf } from "../../src/sandbox/transcript.js";
 import {
   answerOf,
   BIG_FOLDER,
+  buttonId,
   commitOf,
   errorText,
   expectDeliveredWithoutPings,
@@ -11,6 +12,7 @@ import {
   isolatedFailureTests,
   linkUrl,
   markupProblems,
+  press,
   upstreamFailureTests,
   useWorld,
 } from "./helpers.js";
@@ -31,7 +33,7 @@ function snippetLines(description: string): Map<number, string> {
 
 /** The entry lines of a folder listing, in order. */
 function entryLines(description: string): string[] {
-  return description.split("\n").filter((line) => /^(📁|📄|📦) /u.test(line));
+  return description.split("\n").filter((line) => /^(📁|📄|📦|🔗) /u.test(line));
 }
 
 describe("/contents answers", () => {
@@ -48,7 +50,9 @@ describe("/contents answers", () => {
 
     const main = commitOf(world(), WIDGETS, DEMO_REFS.defaultBranch);
     expect(embed.title).toBe("📁 demo/widgets");
-    expect(embed.footer?.text).toBe(`fetched now · pinned to ${main.slice(0, 7)}`);
+    expect(embed.footer?.text).toBe(
+      `fetched now · ${DEMO_REFS.defaultBranch} · pinned to ${main.slice(0, 7)}`,
+    );
     expect(embed.url).toBe(`https://github.com/demo/widgets/tree/${main}`);
     expect(linkUrl(message, /Open on GitHub/)).toBe(embed.url);
 
@@ -92,7 +96,9 @@ describe("/contents answers", () => {
     expect([...snippetLines(embed.description!).keys()]).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     expect(embed.url).toBe(`https://github.com/demo/widgets/blob/${main}/src/engine.ts#L1-L20`);
     expect(linkUrl(message, /Open on GitHub/)).toBe(embed.url);
-    expect(embed.footer?.text).toBe(`fetched now · pinned to ${main.slice(0, 7)}`);
+    expect(embed.footer?.text).toBe(
+      `fetched now · ${DEMO_REFS.defaultBranch} · pinned to ${main.slice(0, 7)}`,
+    );
   });
 
   it("shows the lines a blob URL names (#L10-L20) at the URL's ref", async () => {
@@ -217,6 +223,157 @@ describe("/contents answers", () => {
     );
     expect(seen.messages.at(-1)?.place).toBe("thread");
     expect(seen.messages.at(-1)?.message.embeds[0]?.title).toBe("📁 demo/widgets/docs/guide/advanced");
+  });
+});
+
+describe("/contents pages through a file with Previous / Next lines", () => {
+  /** The line numbers of a snippet, first and last. */
+  const shownSpan = (description: string): [number, number] => {
+    const numbers = [...snippetLines(description).keys()];
+    return [numbers[0]!, numbers.at(-1)!];
+  };
+
+  it("turns to the next and previous 20 lines of the same commit, through the cache, keeping the ref", async () => {
+    const main = commitOf(world(), WIDGETS, DEMO_REFS.defaultBranch);
+    const record = await world().run({
+      kind: "slash",
+      name: "contents",
+      options: { repo: WIDGETS, path: DEMO_PATHS.engine },
+    });
+    const first = transcriptOf(record).messages[0]!;
+    expect(buttonId(first.message, /Previous lines/)).toBeNull();
+    expect(buttonId(first.message, /Next lines/)).not.toBeNull();
+    const before = world().github.requests.length;
+
+    const next = await press(world(), first, /Next lines/);
+    expect(next.record.errors).toEqual([]);
+    const nextEmbed = next.after.message.embeds[0]!;
+    expect(nextEmbed.description).toMatch(/^Lines 21–40 of 2,\d{3}\./);
+    expect(shownSpan(nextEmbed.description!)).toEqual([21, 40]);
+    expect(nextEmbed.url).toBe(`https://github.com/demo/widgets/blob/${main}/src/engine.ts#L21-L40`);
+    expect(nextEmbed.footer?.text).toMatch(
+      new RegExp(`^cached .* · ${DEMO_REFS.defaultBranch} · pinned to ${main.slice(0, 7)}$`),
+    );
+    expect(linkUrl(next.after.message, /Open on GitHub/)).toBe(nextEmbed.url);
+
+    const back = await press(world(), next.after, /Previous lines/);
+    const backEmbed = back.after.message.embeds[0]!;
+    expect(backEmbed.description).toMatch(/^Lines 1–20 of /);
+    expect(shownSpan(backEmbed.description!)).toEqual([1, 20]);
+    expect(buttonId(back.after.message, /Previous lines/)).toBeNull();
+    // The pages come from the answer pinned to that commit: GitHub is not asked again.
+    expect(world().github.requests.slice(before)).toEqual([]);
+  });
+
+  it("keeps the size of the selection asked for, and disables Next on the last lines", async () => {
+    const opening = answerOf(
+      await world().run({
+        kind: "slash",
+        name: "contents",
+        options: { repo: WIDGETS, path: DEMO_PATHS.engine, lines: "1-2" },
+      }),
+    );
+    const total = Number(/ of ([\d,]+)\./.exec(opening.embed.description!)![1]!.replace(/,/g, ""));
+    const record = await world().run({
+      kind: "slash",
+      name: "contents",
+      options: { repo: WIDGETS, path: DEMO_PATHS.engine, lines: `${total - 6}-${total - 2}` },
+    });
+    const near = transcriptOf(record).messages[0]!;
+    const last = await press(world(), near, /Next lines/);
+    // Five lines were asked; two remain after them: the last page holds those two.
+    expect(shownSpan(last.after.message.embeds[0]!.description!)).toEqual([total - 1, total]);
+    expect(buttonId(last.after.message, /Next lines/)).toBeNull();
+    const previous = await press(world(), last.after, /Previous lines/);
+    expect(shownSpan(previous.after.message.embeds[0]!.description!)).toEqual([total - 3, total - 2]);
+  });
+
+  it("shows both buttons disabled when the whole file fits, and none on a folder or a binary file", async () => {
+    const readme = answerOf(
+      await world().run({
+        kind: "slash",
+        name: "contents",
+        options: { repo: WIDGETS, path: DEMO_PATHS.readme },
+      }),
+    );
+    const labels = (message: typeof readme.message) =>
+      message.components.flatMap((row) =>
+        row.components.map((button) => ("label" in button ? button.label : "")),
+      );
+    expect(labels(readme.message)).toEqual(["◀ Previous lines", "Next lines ▶", "Open on GitHub"]);
+    expect(buttonId(readme.message, /Previous lines/)).toBeNull();
+    expect(buttonId(readme.message, /Next lines/)).toBeNull();
+
+    for (const path of ["docs", DEMO_PATHS.logo]) {
+      const { message } = answerOf(
+        await world().run({ kind: "slash", name: "contents", options: { repo: WIDGETS, path } }),
+      );
+      expect(labels(message)).toEqual(["Open on GitHub"]);
+    }
+  });
+});
+
+describe("/contents on a symbolic link, and lines: on a folder", () => {
+  it("shows a symbolic link as a link to its target: the /contents that shows it and a web link, in ONE request", async () => {
+    const main = commitOf(world(), WIDGETS, DEMO_REFS.defaultBranch);
+    const before = world().github.requests.length;
+    const record = await world().run({
+      kind: "slash",
+      name: "contents",
+      options: { repo: WIDGETS, path: DEMO_PATHS.symlink },
+    });
+    expectDeliveredWithoutPings(record);
+    const { embed, message } = answerOf(record);
+    expect(
+      world()
+        .github.requests.slice(before)
+        .map((request) => request.operationName),
+    ).toEqual(["Contents"]);
+    const target = "docs/guide/intro.md";
+    const targetUrl = `https://github.com/demo/widgets/blob/${main}/${target}`;
+    expect(embed.title).toBe("🔗 demo/widgets/docs/latest.md");
+    expect(embed.description!.split("\n")).toEqual([
+      "`docs/latest.md` is a symbolic link to `guide/intro.md` (`docs/guide/intro.md` in the repository).",
+      `To see the target: \`/contents repo:demo/widgets path:${target} ref:${DEMO_REFS.defaultBranch}\`, or open [${target}](${targetUrl}) on GitHub.`,
+    ]);
+    expect(embed.description).not.toContain("```");
+    expect(linkUrl(message, /Open the target on GitHub/)).toBe(targetUrl);
+    expect(linkUrl(message, /^Open on GitHub$/)).toBe(
+      `https://github.com/demo/widgets/blob/${main}/${DEMO_PATHS.symlink}`,
+    );
+
+    // The path it names is one /contents takes: the target's own text.
+    const followed = answerOf(
+      await world().run({
+        kind: "slash",
+        name: "contents",
+        options: { repo: WIDGETS, path: target, ref: DEMO_REFS.defaultBranch },
+      }),
+    );
+    expect(followed.embed.title).toBe(`📄 demo/widgets/${target}`);
+    expect([...snippetLines(followed.embed.description!).values()][0]).toBe("# Introduction");
+  });
+
+  it("lists a symbolic link in its folder as a link", async () => {
+    const { embed } = answerOf(
+      await world().run({ kind: "slash", name: "contents", options: { repo: WIDGETS, path: "docs" } }),
+    );
+    expect(entryLines(embed.description!)).toContain("🔗 latest.md · symbolic link");
+    expect(embed.description).toMatch(/, 1 symbolic link\./);
+  });
+
+  it("says lines: applies to files when given on a folder, and still lists the folder", async () => {
+    const { embed } = answerOf(
+      await world().run({
+        kind: "slash",
+        name: "contents",
+        options: { repo: WIDGETS, path: DEMO_PATHS.nestedFolder, lines: "10-20" },
+      }),
+    );
+    const [note, summary] = embed.description!.split("\n");
+    expect(note).toBe("`lines:` applies to files; a folder lists its entries.");
+    expect(summary).toMatch(/^\d+ folders?, \d+ files?\./);
+    expect(entryLines(embed.description!).length).toBeGreaterThan(0);
   });
 });
 

@@ -140,6 +140,31 @@ describe("answers from private repositories, by default", () => {
   });
 });
 
+describe("/contents of a private file, page by page", () => {
+  it("keeps Previous / Next lines working, every page to the asker alone, saying why", async () => {
+    const record = await ask({
+      kind: "slash",
+      name: "contents",
+      options: { repo: SECRET, path: SECRET_FILE, lines: "1" },
+    });
+    const first: ShownMessage = {
+      id: transcriptOf(record).messages[0]!.id,
+      message: privateAnswer(record).message,
+    };
+    expect(buttonId(first.message, /Previous lines/)).toBeNull();
+
+    const second = await press(world(), first, /Next lines/);
+    expect(second.record.errors).toEqual([]);
+    expect(world().discord.message(first.id)?.ephemeral).toBe(true);
+    expect(second.after.message.embeds[0]?.description).toMatch(/^Lines? 2(–2)? of 3\./);
+    expect(second.after.message.content).toMatch(/^-# 🔒 Only you can see this: `demo\/secret` is private\./);
+
+    const back = await press(world(), second.after, /Previous lines/);
+    expect(back.after.message.embeds[0]?.description).toMatch(/^Lines? 1(–1)? of 3\./);
+    expect(world().discord.message(first.id)?.ephemeral).toBe(true);
+  });
+});
+
 describe("/repos of an owner with private repositories", () => {
   const page = (shown: { message: { embeds: Array<{ description?: string }> } }) =>
     shown.message.embeds[0]?.description ?? "";

@@ -12,7 +12,7 @@ import {
 import { runGitChecked } from "../../src/sandbox/github/gitProcess.js";
 import type { SandboxWorld } from "../../src/sandbox/harness.js";
 import { createTaggedRepository, type TaggedRepository } from "../sandbox/github/taggedRepository.js";
-import { answerOf, commitOf, errorText, expectDeliveredWithoutPings, startWorld } from "./helpers.js";
+import { answerOf, commitOf, errorText, expectDeliveredWithoutPings, press, startWorld } from "./helpers.js";
 
 /*
  * /blame and /contents with a tag as `ref`, through the real bot and both stand-ins. GitHub answers
@@ -89,7 +89,9 @@ describe("/blame at a tag", () => {
     });
     const taggedCommit = commitOf(world, WIDGETS, DEMO_REFS.annotatedTag);
     expect(taggedCommit).not.toBe(commitOf(world, WIDGETS, DEMO_REFS.defaultBranch));
-    expect(embed.footer?.text).toBe(`fetched now · pinned to ${taggedCommit.slice(0, 7)}`);
+    expect(embed.footer?.text).toBe(
+      `fetched now · ${DEMO_REFS.annotatedTag} · pinned to ${taggedCommit.slice(0, 7)}`,
+    );
     expect(embed.url).toMatch(
       new RegExp(`^https://github\\.com/demo/widgets/blob/${taggedCommit}/README\\.md`),
     );
@@ -115,7 +117,9 @@ describe("/blame at a tag", () => {
       lines: "1-5",
     });
     const commit = commitOf(world, WIDGETS, DEMO_REFS.lightweightTag);
-    expect(embed.footer?.text).toBe(`fetched now · pinned to ${commit.slice(0, 7)}`);
+    expect(embed.footer?.text).toBe(
+      `fetched now · ${DEMO_REFS.lightweightTag} · pinned to ${commit.slice(0, 7)}`,
+    );
     const atTag = (await fileAt(WIDGETS, commit, DEMO_PATHS.engine)).split("\n");
     expect(codeTexts(embed.description!)).toEqual(atTag.slice(0, 5));
     expect(sent.map((request) => request.operationName)).toEqual(["Blame"]);
@@ -127,7 +131,9 @@ describe("/blame at a tag", () => {
       path: tagged.file,
       ref: tagged.tags.ofTag,
     });
-    expect(embed.footer?.text).toBe(`fetched now · pinned to ${tagged.first.slice(0, 7)}`);
+    expect(embed.footer?.text).toBe(
+      `fetched now · ${tagged.tags.ofTag} · pinned to ${tagged.first.slice(0, 7)}`,
+    );
     expect(codeTexts(embed.description!)).toEqual(tagged.firstText.replace(/\n$/, "").split("\n"));
     expect(sent.map((request) => request.variables?.expression)).toEqual([tagged.tags.ofTag]);
   });
@@ -163,7 +169,7 @@ describe("/contents at a tag", () => {
     });
     const taggedCommit = commitOf(world, WIDGETS, DEMO_REFS.annotatedTag);
     expect(embed.title).toBe("📄 demo/widgets/README.md");
-    expect(embed.footer?.text).toBe(`fetched now · pinned to ${taggedCommit.slice(0, 7)}`);
+    expect(embed.footer?.text).toBe(`fetched now · ${FULL_TAG_REF} · pinned to ${taggedCommit.slice(0, 7)}`);
     expect(embed.url).toMatch(
       new RegExp(`^https://github\\.com/demo/widgets/blob/${taggedCommit}/README\\.md`),
     );
@@ -186,7 +192,9 @@ describe("/contents at a tag", () => {
     const taggedCommit = commitOf(world, WIDGETS, DEMO_REFS.annotatedTag);
     expect(embed.title).toBe("📁 demo/widgets");
     expect(embed.url).toBe(`https://github.com/demo/widgets/tree/${taggedCommit}`);
-    expect(embed.footer?.text).toBe(`fetched now · pinned to ${taggedCommit.slice(0, 7)}`);
+    expect(embed.footer?.text).toBe(
+      `fetched now · tags/${DEMO_REFS.annotatedTag} · pinned to ${taggedCommit.slice(0, 7)}`,
+    );
     expect(embed.description).toContain("README.md");
     expect(sent.map((request) => request.variables?.objectExpression)).toEqual([
       `tags/${DEMO_REFS.annotatedTag}:`,
@@ -201,7 +209,9 @@ describe("/contents at a tag", () => {
       lines: "1-3",
     });
     const commit = commitOf(world, WIDGETS, DEMO_REFS.lightweightTag);
-    expect(embed.footer?.text).toBe(`fetched now · pinned to ${commit.slice(0, 7)}`);
+    expect(embed.footer?.text).toBe(
+      `fetched now · ${DEMO_REFS.lightweightTag} · pinned to ${commit.slice(0, 7)}`,
+    );
     expect(codeTexts(embed.description!)).toEqual(
       (await fileAt(WIDGETS, commit, DEMO_PATHS.engine)).split("\n").slice(0, 3),
     );
@@ -216,7 +226,9 @@ describe("/contents at a tag", () => {
     expect(sent.map((request) => request.variables?.commitExpression)).toEqual([
       `refs/tags/${tagged.tags.ofTag}`,
     ]);
-    expect(embed.footer?.text).toBe(`fetched now · pinned to ${tagged.first.slice(0, 7)}`);
+    expect(embed.footer?.text).toBe(
+      `fetched now · refs/tags/${tagged.tags.ofTag} · pinned to ${tagged.first.slice(0, 7)}`,
+    );
     expect(codeTexts(embed.description!)).toEqual(tagged.firstText.replace(/\n$/, "").split("\n"));
 
     const text = await errorText(world, {
@@ -226,4 +238,27 @@ describe("/contents at a tag", () => {
     });
     expect(text).toContain("is a tag of a single file (a Git blob), not of a commit");
   });
+});
+
+describe("the tag asked for, page after page", () => {
+  it.each(["blame", "contents"] as const)(
+    "/%s names the tag in the footer of every page Next and Previous turn to",
+    async (name) => {
+      const commit = commitOf(world, WIDGETS, DEMO_REFS.lightweightTag);
+      const footer = `${DEMO_REFS.lightweightTag} · pinned to ${commit.slice(0, 7)}`;
+      const { last } = await answer(name, {
+        repo: WIDGETS,
+        path: DEMO_PATHS.engine,
+        ref: DEMO_REFS.lightweightTag,
+        lines: "1-5",
+      });
+      expect(last.message.embeds[0]!.footer?.text).toMatch(new RegExp(` · ${footer}$`));
+
+      const next = await press(world, last, /Next lines/);
+      expect(next.after.message.embeds[0]!.description).toMatch(/^Lines 6–10 of /);
+      expect(next.after.message.embeds[0]!.footer?.text).toMatch(new RegExp(` · ${footer}$`));
+      const back = await press(world, next.after, /Previous lines/);
+      expect(back.after.message.embeds[0]!.footer?.text).toMatch(new RegExp(` · ${footer}$`));
+    },
+  );
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SlashInteraction } from "../../src/sandbox/discord/index.js";
 import { DEMO_PATHS, DEMO_REFS } from "../../src/sandbox/github/index.js";
 import type { SandboxWorld } from "../../src/sandbox/harness.js";
 import { startWorld } from "./helpers.js";
@@ -29,6 +30,20 @@ describe("GitHub URLs as `repo`", () => {
       options: { repo: branchUrl, path: DEMO_PATHS.merged },
     });
     expect(transcriptOf(record).isError).toBe(false);
+  });
+
+  it("names in the footer the branch the URL was read at, slash included", async () => {
+    const requests: SlashInteraction[] = [
+      { kind: "slash", name: "contents", options: { repo: branchUrl } },
+      { kind: "slash", name: "blame", options: { repo: branchUrl, path: DEMO_PATHS.merged } },
+    ];
+    for (const request of requests) {
+      const seen = transcriptOf(await world.run(request));
+      expect(seen.isError, seen.text).toBe(false);
+      expect(seen.messages[0]!.message.embeds[0]!.footer?.text).toMatch(
+        new RegExp(` · ${DEMO_REFS.featureBranch} · pinned to [0-9a-f]{7}$`),
+      );
+    }
   });
 
   it("still names the ref when no split of the URL exists", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatContents } from "../../src/format/contents.js";
+import { contentsWindow, formatContents } from "../../src/format/contents.js";
 import { ZWSP } from "../../src/format/escape.js";
 import type { ContentsAnswer, TreeEntry } from "../../src/github/types.js";
 import { attachmentText, codeBlocks, descriptionOf, expectValidMessage } from "./checks.js";
@@ -207,5 +207,72 @@ describe("formatContents on a file", () => {
     const message = formatContents(blob(long), { startLine: 1, endLine: 3000 }, meta);
     expectValidMessage(message);
     expect(attachmentText(message)).toBe(long);
+  });
+});
+
+describe("formatContents: Previous / Next lines of a file", () => {
+  const text = `${makeLines(120, 40).join("\n")}\n`;
+  const buttonsOf = (message: ReturnType<typeof formatContents>) =>
+    message.components.flatMap((row) =>
+      row.components.map((button) => ({
+        label: "label" in button ? button.label : undefined,
+        customId: "custom_id" in button ? button.custom_id : undefined,
+        disabled: "disabled" in button ? button.disabled === true : false,
+        url: "url" in button ? button.url : undefined,
+      })),
+    );
+
+  it("puts the buttons it is given beside Open on GitHub, linked to the lines shown", () => {
+    const message = formatContents(
+      blob(text),
+      { startLine: 21, endLine: 40 },
+      { ...meta, buttons: { previous: "contents:back", next: "contents:forward" } },
+    );
+    expectValidMessage(message);
+    expect(buttonsOf(message)).toEqual([
+      { label: "◀ Previous lines", customId: "contents:back", disabled: false, url: undefined },
+      { label: "Next lines ▶", customId: "contents:forward", disabled: false, url: undefined },
+      {
+        label: "Open on GitHub",
+        customId: undefined,
+        disabled: false,
+        url: `${REPOSITORY.url}/blob/${PINNED.oid}/src/app.ts#L21-L40`,
+      },
+    ]);
+  });
+
+  it("shows a button it has no custom id for disabled (the file's ends)", () => {
+    const message = formatContents(blob(text), {}, { ...meta, buttons: { next: "contents:forward" } });
+    const [previous, next] = buttonsOf(message);
+    expect(previous).toMatchObject({ label: "◀ Previous lines", disabled: true });
+    expect(next).toMatchObject({ label: "Next lines ▶", customId: "contents:forward", disabled: false });
+  });
+
+  it("gives a folder, a binary file and an empty file no Previous / Next", () => {
+    const answers: ContentsAnswer[] = [
+      tree([entry("a.ts", "blob", 1)]),
+      { ...(blob("") as Extract<ContentsAnswer, { kind: "blob" }>), file: { kind: "binary", byteSize: 9 } },
+      blob(""),
+    ];
+    for (const answer of answers) {
+      const message = formatContents(answer, {}, { ...meta, buttons: { next: "contents:x" } });
+      expect(buttonsOf(message).map((button) => button.label)).toEqual(["Open on GitHub"]);
+    }
+  });
+
+  it("contentsWindow says which lines the answer shows, as the buttons turn from them", () => {
+    expect(contentsWindow(blob(text), {})).toMatchObject({ start: 1, end: 20, total: 120 });
+    expect(contentsWindow(blob(text), { startLine: 100, endLine: 180 })).toMatchObject({
+      start: 100,
+      end: 120,
+      sentences: ["Lines 100–120 of 120.", "The file has 120 lines, so the selection stops there."],
+    });
+    // Wholly past the end: the last lines, as many as asked.
+    expect(contentsWindow(blob(text), { startLine: 500, endLine: 509 })).toMatchObject({
+      start: 111,
+      end: 120,
+    });
+    expect(contentsWindow(blob(""), {})).toBeNull();
+    expect(contentsWindow(tree([]), { startLine: 1 })).toBeNull();
   });
 });

@@ -151,37 +151,47 @@ describe("formatters on random input", () => {
         commit: { oid: text(4), url: url(), committedDate: NOW.toISOString() },
         path: text(10),
       };
+      const kind = random();
       const answer: ContentsAnswer =
-        random() < 0.5
-          ? {
-              ...base,
-              kind: "tree",
-              entries: Array.from({ length: pick([0, 3, 80]) }, () => ({
-                name: text(12),
-                path: text(12),
-                type: pick(["blob", "tree", "commit"] as const),
-                mode: 0,
-                size: number(),
-                isBinary: pick([true, false, null]),
-              })),
-            }
-          : {
-              ...base,
-              kind: "blob",
-              file:
-                random() < 0.2
-                  ? { kind: "binary", byteSize: number() }
-                  : {
-                      kind: "text",
-                      text: Array.from({ length: pick([0, 1, 30, 300]) }, () => text(pick([3, 40]))).join(
-                        "\n",
-                      ),
-                      byteSize: number(),
-                      isTruncated: random() < 0.2,
-                    },
-            };
+        kind < 0.15
+          ? { ...base, kind: "symlink", target: random() < 0.1 ? null : text(pick([3, 40, 5000])) }
+          : kind < 0.55
+            ? {
+                ...base,
+                kind: "tree",
+                entries: Array.from({ length: pick([0, 3, 80]) }, () => ({
+                  name: text(12),
+                  path: text(12),
+                  type: pick(["blob", "tree", "commit"] as const),
+                  mode: pick([0, 0o100644, 0o120000]),
+                  size: number(),
+                  isBinary: pick([true, false, null]),
+                })),
+              }
+            : {
+                ...base,
+                kind: "blob",
+                file:
+                  random() < 0.2
+                    ? { kind: "binary", byteSize: number() }
+                    : {
+                        kind: "text",
+                        text: Array.from({ length: pick([0, 1, 30, 300]) }, () => text(pick([3, 40]))).join(
+                          "\n",
+                        ),
+                        byteSize: number(),
+                        isTruncated: random() < 0.2,
+                      },
+              };
       const view = random() < 0.3 ? {} : { startLine: number(), endLine: number() };
-      expectValidMessage(formatContents(answer, view, { freshness: freshness(), now: NOW }));
+      expectValidMessage(
+        formatContents(answer, view, {
+          freshness: freshness(),
+          now: NOW,
+          ref: pick([undefined, text(20)]),
+          buttons: pick([{}, { previous: "contents:a", next: "contents:b" }]),
+        }),
+      );
     }
   });
 

@@ -195,6 +195,47 @@ describe("answers as plain data", () => {
     });
   });
 
+  it("contents of a symbolic link: told from a file by its entry's mode (120000), its text is the target", async () => {
+    const blobOf = (text: string) => ({
+      __typename: "Blob",
+      oid: "l",
+      text,
+      isBinary: false,
+      byteSize: Buffer.byteLength(text),
+      isTruncated: false,
+    });
+    // GitHub gives a tree entry's mode as the integer of git's octal mode: 120000 is 40960.
+    const link = answering({
+      data: {
+        repository: {
+          ...REPOSITORY,
+          commit: { ...COMMIT, file: { type: "blob", mode: 40960 } },
+          object: blobOf("guide/intro.md"),
+        },
+      },
+    });
+    expect(await link.contents(TOKEN, { repo: DEMO, path: "docs/latest.md" })).toMatchObject({
+      kind: "symlink",
+      path: "docs/latest.md",
+      target: "guide/intro.md",
+      commit: { oid: COMMIT.oid },
+    });
+
+    const file = answering({
+      data: {
+        repository: {
+          ...REPOSITORY,
+          commit: { ...COMMIT, file: { type: "blob", mode: 33188 } },
+          object: blobOf("guide/intro.md"),
+        },
+      },
+    });
+    expect(await file.contents(TOKEN, { repo: DEMO, path: "docs/notes.md" })).toMatchObject({
+      kind: "blob",
+      file: { kind: "text", text: "guide/intro.md" },
+    });
+  });
+
   it("repositories: owner, total, nodes (null ones skipped) and the page info", async () => {
     const client = answering({
       data: {

@@ -81,7 +81,7 @@ describe("GraphQL documents against GitHub's schema", () => {
 
   it("Contents asks the commit's entry at the path only below the root", () => {
     expect(CONTENTS_QUERY).toContain("$path: String!, $hasPath: Boolean!");
-    expect(CONTENTS_QUERY).toContain("file(path: $path) @include(if: $hasPath) { type }");
+    expect(CONTENTS_QUERY).toContain("file(path: $path) @include(if: $hasPath) { type mode }");
   });
 
   it("keeps user input out of the query text: every document declares variables for it", () => {

@@ -172,7 +172,13 @@ describe("blame of a path that is not a file", () => {
 describe("contents of a submodule", () => {
   it("the commit's entry at the path is a gitlink and the object is null: says it is a submodule", async () => {
     const { client, requests } = answering({
-      data: { repository: { ...REPOSITORY, commit: { ...PIN, file: { type: "commit" } }, object: null } },
+      data: {
+        repository: {
+          ...REPOSITORY,
+          commit: { ...PIN, file: { type: "commit", mode: 0o160000 } },
+          object: null,
+        },
+      },
     });
     const error = await caught(client.contents(TOKEN, { repo: DEMO, path: "vendor/gearbox" }));
     expect(error).toBeInstanceOf(NotAFileError);
@@ -196,7 +202,7 @@ describe("contents of a submodule", () => {
       data: {
         repository: {
           ...REPOSITORY,
-          commit: { __typename: "Tag", target: { ...PIN, file: { type: "commit" } } },
+          commit: { __typename: "Tag", target: { ...PIN, file: { type: "commit", mode: 0o160000 } } },
           object: null,
         },
       },
@@ -227,7 +233,13 @@ describe("contents of a submodule", () => {
       ],
     };
     const folder = answering({
-      data: { repository: { ...REPOSITORY, commit: { ...PIN, file: { type: "tree" } }, object: tree } },
+      data: {
+        repository: {
+          ...REPOSITORY,
+          commit: { ...PIN, file: { type: "tree", mode: 0o40000 } },
+          object: tree,
+        },
+      },
     });
     const listing = await folder.client.contents(TOKEN, { repo: DEMO, path: "vendor" });
     expect(listing).toMatchObject({ kind: "tree", entries: [{ name: "gearbox", type: "commit" }] });

@@ -1,7 +1,7 @@
 import { NotAFileError, PathNotFoundError } from "../errors.js";
 import { explainNullField } from "../graphqlErrors.js";
 import { contentsDataSchema } from "../schemas.js";
-import type { ContentsAnswer, RepoRef, TreeEntry } from "../types.js";
+import { SYMLINK_MODE, type ContentsAnswer, type RepoRef, type TreeEntry } from "../types.js";
 import {
   missingRevision,
   normalizePath,
@@ -17,7 +17,8 @@ import type { Credentials, OperationDeps } from "./operationDeps.js";
  * A folder's entries or a file's text (`Contents` document), pinned to the commit `ref` (or `HEAD`,
  * the default branch) resolved to. `path` "" is the root (`HEAD:`). A ref naming an annotated tag is
  * pinned to the commit it tags, in the same single request (`<tag>:<path>` is peeled by GitHub).
- * A submodule is told from a missing path by the commit's tree entry at the path (type `commit`).
+ * A submodule is told from a missing path by the commit's tree entry at the path (type `commit`),
+ * and a symbolic link from a file by its mode (`kind: "symlink"` with its target).
  */
 export async function fetchContents(
   deps: OperationDeps,
@@ -94,6 +95,11 @@ export async function fetchContents(
         })),
       };
     case "Blob":
+      // A symbolic link is a Blob too; only its tree entry's mode says so, and its text is the target.
+      if (commit.file?.mode === SYMLINK_MODE) {
+        const target = object.isBinary === true ? null : object.text;
+        return { kind: "symlink", repository: header, commit: pinned, path, target };
+      }
       return { kind: "blob", repository: header, commit: pinned, path, file: toFileBody(object) };
     default:
       // A submodule's commit (or a tag object): nothing in this repository to show.

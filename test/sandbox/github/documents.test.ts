@@ -506,6 +506,23 @@ describe("query Contents", () => {
     expect(nested.object.entries[0].path).toBe(DEMO_PATHS.nestedFile);
   });
 
+  it("answers a symbolic link as GitHub does: a Blob whose text is the target, its entry a blob of mode 120000", async () => {
+    const link = await contents(`main:${DEMO_PATHS.symlink}`);
+    const target = await git("demo/widgets", "cat-file", "-p", `main:${DEMO_PATHS.symlink}`);
+    expect(target).toBe("guide/intro.md");
+    expect(link.object).toMatchObject({
+      __typename: "Blob",
+      text: target,
+      isBinary: false,
+      byteSize: Buffer.byteLength(target),
+      isTruncated: false,
+    });
+    // TreeEntry.mode is an Int: git's octal 120000 read as a number, 40960.
+    expect(link.commit.file).toEqual({ type: "blob", mode: 40960 });
+    const readme = await contents("main:README.md");
+    expect(readme.commit.file).toEqual({ type: "blob", mode: 0o100644 });
+  });
+
   it("answers a text file, a binary file and a file cut at 512,000 bytes", async () => {
     const hostile = await contents(`main:${DEMO_PATHS.hostile}`);
     expect(hostile.object).toMatchObject({ __typename: "Blob", isBinary: false, isTruncated: false });

@@ -144,7 +144,7 @@ describe("an annotated tag in the stand-in", () => {
         oid: commitOid,
         url: `https://github.com/demo/widgets/commit/${commitOid}`,
         committedDate: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
-        file: { type: "blob" },
+        file: { type: "blob", mode: 0o100644 },
       },
     });
     expect(repository.object).toMatchObject({
