@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { createBot, type Bot, type Transport } from "../bot/bot.js";
 import type { ShardSelection } from "../bot/gateway/gatewayClient.js";
 import { commandDefinitions, loadCommands } from "../bot/loadCommands.js";
@@ -28,6 +29,9 @@ import {
 import { githubSchema } from "./github/schema.js";
 
 /** Both stand-ins, the real bot connected to them, and what it needs. */
+/** How long `run` waits, past the answer, for the bot to finish handling an interaction. */
+const SETTLED_WAIT_MS = 3_000;
+
 export interface SandboxWorld {
   github: GitHubStandIn;
   discord: DiscordStandIn;
@@ -212,7 +216,18 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
       if (request.kind === "autocomplete") {
         return handle.waitFor((record) => record.choices !== null, { timeoutMs: wait.timeoutMs ?? 10_000 });
       }
-      return handle.waitForAnswer({ timeoutMs: wait.timeoutMs ?? 15_000, settleMs: wait.settleMs ?? 50 });
+      const record = await handle.waitForAnswer({
+        timeoutMs: wait.timeoutMs ?? 15_000,
+        settleMs: wait.settleMs ?? 50,
+      });
+      // A busy machine can leave a gap longer than the settle time between the answer and what
+      // follows it (a thread and its message): wait until the bot has handled the interaction to
+      // its end, for a bounded time (a continuation, such as a sign-in, may wait much longer).
+      const handled = await Promise.race([
+        bot.core.settled(handle.id).then(() => true),
+        sleep(SETTLED_WAIT_MS, false, { ref: false }),
+      ]);
+      return handled ? handle.waitForAnswer({ timeoutMs: 1_000, settleMs: 20 }) : record;
     },
     async close() {
       await bot.stop(2_000).catch(() => undefined);

@@ -43,6 +43,12 @@ export interface InteractionCore {
   drain(timeoutMs: number): Promise<boolean>;
   /** How many interactions are being handled now. */
   inFlight(): number;
+  /**
+   * Resolves once the interaction `id` is handled to its end (its answer, thread and follow-ups
+   * sent; a continuation, such as a sign-in waiting for its approval, included), or at once when
+   * it is not being handled here.
+   */
+  settled(id: string): Promise<void>;
 }
 
 function loggerFor(root: Logger, interaction: PersonInteraction): Logger {
@@ -73,6 +79,7 @@ export function createInteractionCore(options: InteractionCoreOptions): Interact
     continuations: new Continuations(),
   };
   const inFlight = new Set<Promise<void>>();
+  const byId = new Map<string, Promise<void>>();
   let stopped = false;
 
   async function dispatch(
@@ -124,7 +131,11 @@ export function createInteractionCore(options: InteractionCoreOptions): Interact
       if (interaction.type === InteractionType.Ping) return Promise.resolve();
       const task = route(interaction, responder);
       inFlight.add(task);
-      void task.finally(() => inFlight.delete(task));
+      byId.set(interaction.id, task);
+      void task.finally(() => {
+        inFlight.delete(task);
+        if (byId.get(interaction.id) === task) byId.delete(interaction.id);
+      });
       return task;
     },
     stop() {
@@ -133,5 +144,6 @@ export function createInteractionCore(options: InteractionCoreOptions): Interact
     },
     drain: (timeoutMs) => settlesWithin(Promise.allSettled([...inFlight]), timeoutMs),
     inFlight: () => inFlight.size,
+    settled: (id) => byId.get(id) ?? Promise.resolve(),
   };
 }
