@@ -127,7 +127,7 @@ export const command: CommandModule<BlameArgs> = {
       threadOption,
     ],
   },
-  threadable: true,
+  threadAsked: (args) => args.thread,
   customIdPrefixes: ["blame"],
   parse(options, services) {
     const raw = parseWith(rawSchema, options);

@@ -119,7 +119,7 @@ export const command: CommandModule<ContentsArgs> = {
       threadOption,
     ],
   },
-  threadable: true,
+  threadAsked: (args) => args.thread,
   customIdPrefixes: ["contents"],
   parse(options, services) {
     const raw = parseWith(rawSchema, options);

@@ -84,7 +84,7 @@ export const command: CommandModule<ContributorsArgs> = {
       threadOption,
     ],
   },
-  threadable: true,
+  threadAsked: (args) => args.thread,
   customIdPrefixes: ["contributors"],
   parse(options, services) {
     const raw = parseWith(rawSchema, options);

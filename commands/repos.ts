@@ -102,7 +102,7 @@ export const command: CommandModule<ReposArgs> = {
       threadOption,
     ],
   },
-  threadable: true,
+  threadAsked: (args) => args.thread,
   customIdPrefixes: ["repos"],
   parse(options) {
     const raw = parseWith(rawSchema, options);

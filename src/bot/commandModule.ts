@@ -96,8 +96,11 @@ export interface CommandModule<Args = unknown> {
     request: CommandRequest,
     services: Services,
   ): APIModalInteractionResponseCallbackData | null;
-  /** Whether the answer may go into a thread (SPEC section 3). */
-  threadable?: boolean;
+  /**
+   * Present when the answer may go into a thread (SPEC section 3): reads the `thread` option from
+   * the parsed arguments (undefined when not given: the server's setting decides).
+   */
+  threadAsked?(args: Args): boolean | undefined;
   execute(args: Args, request: CommandRequest, services: Services): Promise<CommandAnswer>;
   autocomplete?(
     focused: { name: string; value: string },
@@ -132,7 +135,7 @@ export const commandModuleSchema = z.object({
     .loose(),
   ephemeral: z.boolean().optional(),
   adminOnly: z.boolean().optional(),
-  threadable: z.boolean().optional(),
+  threadAsked: functionSchema.optional(),
   customIdPrefixes: z.array(z.string().min(1).max(40)).optional(),
   parse: functionSchema,
   execute: functionSchema,

@@ -47,7 +47,9 @@ export async function handleCommand(
   const ephemeral = module.ephemeral === true;
   const work = (async (): Promise<{ answer: CommandAnswer; placement: Placement }> => {
     const placement: Placement =
-      module.threadable && !ephemeral ? await placementFor(services, facts, args) : { mode: "inPlace" };
+      module.threadAsked && !ephemeral
+        ? await placementFor(services, facts, module.threadAsked(args))
+        : { mode: "inPlace" };
     const answer = await module.execute(args, request, services);
     return { answer, placement };
   })();

@@ -28,18 +28,14 @@ export async function inChannelAllowed(
 }
 
 /**
- * Where a threadable answer goes: the `thread` argument when given, else the server's setting;
- * then whether a thread can be started there (SPEC section 3).
+ * Where an answer that may go into a thread goes: the `thread` option when `given`, else the
+ * server's setting; then whether a thread can be started there (SPEC section 3).
  */
 export async function placementFor(
   services: Services,
   facts: InteractionFacts,
-  args: unknown,
+  given: boolean | undefined,
 ): Promise<Placement> {
-  const given =
-    typeof args === "object" && args !== null && "thread" in args
-      ? (args as { thread?: boolean }).thread
-      : undefined;
   const { guildId } = facts.request;
   const wantsThread = given ?? (guildId !== null ? await services.settings.getThreads(guildId) : false);
   return decidePlacement({
