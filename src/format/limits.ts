@@ -1,3 +1,4 @@
+// Over 300 lines: Discord's limits and the one pass that fits a message to them, in the order Discord checks them; the pass reads best whole.
 import { ButtonStyle, type APIButtonComponent, type APIEmbed } from "discord-api-types/v10";
 import { ELLIPSIS, sanitizeSingleLine, truncate, ZWSP } from "./escape.js";
 import type { FormattedMessage } from "./message.js";

@@ -1,3 +1,4 @@
+// Over 300 lines: the sandbox's own commands (/help, /demo, /as, /approve, /deny) and the forms are one person's session state; the help text alone is 40 lines.
 import type { APIUser } from "discord-api-types/v10";
 import { REPOS_PER_PAGE } from "../../commands/repos.js";
 import { parseCommandLine } from "./commandLine.js";

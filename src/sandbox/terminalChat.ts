@@ -1,3 +1,4 @@
+// Over 300 lines: one readline loop and the terminal drawing around it (prompt, status line, Tab completion, masked fields) share the line's state; apart they would pass it back and forth.
 import { clearScreenDown, createInterface, cursorTo } from "node:readline";
 import { Writable } from "node:stream";
 import { parseCommandLine } from "./commandLine.js";

@@ -1,3 +1,4 @@
+// Over 300 lines: the gateway protocol's state machine (hello, identify, heartbeat, resume, sharding, close codes) reads best as one.
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";

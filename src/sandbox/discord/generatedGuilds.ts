@@ -1,3 +1,4 @@
+// Over 300 lines: the generators of realistic servers (channels, roles, members, overwrites) are one table of sizes and builders.
 import {
   ChannelType,
   OverwriteType,

@@ -1,3 +1,4 @@
+// Over 300 lines: Discord's side of HTTP interactions in one place: signing, endpoint choice (round robin), the reply read within 3 s, replays and the bad-signature probes Discord sends.
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { InteractionType } from "discord-api-types/v10";

@@ -1,3 +1,4 @@
+// Over 300 lines: the stand-in's public face: its options, its handle's methods and their documentation; the work is in the modules it imports.
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";

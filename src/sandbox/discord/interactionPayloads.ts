@@ -1,3 +1,4 @@
+// Over 300 lines: the builders of every interaction kind's payload (slash, autocomplete, button, modal, message command) share the context code.
 import { randomBytes } from "node:crypto";
 import {
   ApplicationCommandType,

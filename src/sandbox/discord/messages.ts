@@ -1,3 +1,4 @@
+// Over 300 lines: message create and edit with every rule Discord applies to them (flags, attachments, references, components), in Discord's order.
 import {
   GatewayIntentBits,
   InteractionType,

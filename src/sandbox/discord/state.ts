@@ -1,3 +1,4 @@
+// Over 300 lines: the stand-in's whole state and its invariants (messages, threads, interactions, tokens) in one class.
 import {
   ChannelType,
   type APIAllowedMentions,

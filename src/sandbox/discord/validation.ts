@@ -1,3 +1,4 @@
+// Over 300 lines: Discord's field rules for every body the bot sends, as one table mirroring the OpenAPI description; split, the rules would be hard to check against it.
 import { codePointLength, isRecord, type JsonObject } from "./json.js";
 import type { FormErrors } from "./restErrors.js";
 

@@ -1,3 +1,4 @@
+// Over 300 lines: data: the demo world's commit histories, written out.
 import {
   DEMO_ANONYMOUS_EMAIL,
   DEMO_LONG_MESSAGE_HEADLINE,

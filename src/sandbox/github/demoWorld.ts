@@ -1,3 +1,4 @@
+// Over 300 lines: the demo world's owners and repositories are data, listed here so /demo and the tests read one table.
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";

@@ -1,3 +1,4 @@
+// Over 300 lines: GitHub's sign-in endpoints with every error GITHUB-FACTS lists, each in GitHub's own encoding; one flow, kept together.
 /**
  * GitHub's sign-in for apps, as the stand-in plays it: the OAuth device flow on the web host
  * (`POST /login/device/code`, `POST /login/oauth/access_token` with the device grant and the refresh

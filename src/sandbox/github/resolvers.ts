@@ -1,3 +1,4 @@
+// Over 300 lines: the GraphQL resolvers of the schema's types RepoScout reads; one table, as GitHub's schema is one.
 import type { GraphQLFieldResolver, GraphQLResolveInfo } from "graphql";
 import type { BlameRangeData } from "./blame.js";
 import { paginate, type ConnectionArgs } from "./connection.js";

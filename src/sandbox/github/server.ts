@@ -1,3 +1,4 @@
+// Over 300 lines: the REST routes the bot uses, each with GitHub's headers, errors and rate limits; one route table.
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
