@@ -143,6 +143,7 @@ export async function createServices(
     logger,
     shortTtlMs: config.cache.shortTtlSeconds * 1000,
     ...(options.cacheNow ? { now: options.cacheNow } : {}),
+    coordination: stores.coordination,
   });
   const recent = createRecentRepositories();
   // Fair use of the default token: its budget, as GitHub last reported it, is shared out.

@@ -5,6 +5,7 @@
 import { ConfigError, loadConfigFromProcess, type Config } from "./config.js";
 import { createLogger, type Logger } from "./logger.js";
 import { createBot } from "./bot/bot.js";
+import { createSharedReplayGuard } from "./bot/http/replayGuard.js";
 import { loadCommands } from "./bot/loadCommands.js";
 import { createServices } from "./createServices.js";
 
@@ -25,6 +26,8 @@ async function runBot(config: Config, logger: Logger): Promise<void> {
     commands,
     services: services.services,
     logger,
+    // Requests already taken are remembered where every process behind the load balancer sees them.
+    replayGuard: createSharedReplayGuard(services.stores.coordination),
   });
   let stopping = false;
   const stop = async (signal: string): Promise<void> => {

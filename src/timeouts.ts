@@ -35,3 +35,10 @@ export async function settlesWithin(promise: Promise<unknown>, timeoutMs: number
   );
   return !bounded.timedOut;
 }
+
+/** `promise`'s value, or an error naming `what` when it takes longer than `timeoutMs`. */
+export async function withTimeout<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  const bounded = await settleWithin(promise, timeoutMs);
+  if (bounded.timedOut) throw new Error(`${what} took longer than ${timeoutMs} ms`);
+  return bounded.value;
+}

@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "../logger.js";
+import type { Coordination } from "./coordination.js";
 import type { CacheStore } from "./guardedStore.js";
 
 /** What a cache key may be built from: flat, already-normalized arguments. */
@@ -125,6 +127,56 @@ export interface AnswerCacheOptions {
   pinnedTtlMs?: number;
   /** The clock (epoch ms); tests move it to expire entries. */
   now?: () => number;
+  /**
+   * Claims shared with other processes (`stores.coordination`): when `shared`, identical requests
+   * in flight in several processes make one upstream call: the process that claims the fetch
+   * makes it, the others wait for its answer in the store.
+   */
+  coordination?: Coordination;
+  /** How long a process waits for another's fetch before making its own. Default 15 s. */
+  peerWaitMs?: number;
+}
+
+/** How long a claim on a fetch lasts at most: a process that dies while fetching frees it then. */
+const FETCH_CLAIM_MS = 15_000;
+
+/**
+ * One upstream call for a request in flight in several processes: the process that claims the
+ * fetch makes it and frees the claim once its answer is in the store; the others poll the store
+ * (25 ms, doubling to 200 ms) and claim the fetch again when it is free (its maker failed or died),
+ * and fetch themselves past `waitMs`. A claim that cannot be asked (Redis down) means fetching here.
+ */
+async function fetchOnceAcrossProcesses<T>(
+  coordination: Coordination,
+  key: string,
+  fetchHere: () => Promise<CachedAnswer<T>>,
+  readStored: () => Promise<CachedAnswer<T> | undefined>,
+  written: () => Promise<void> | undefined,
+  waitMs = 15_000,
+): Promise<CachedAnswer<T>> {
+  const claimKey = `fetch:${key}`;
+  const deadline = Date.now() + waitMs;
+  let pause = 25;
+  for (;;) {
+    const mine = await coordination.claim(claimKey, FETCH_CLAIM_MS).catch(() => true);
+    if (mine) {
+      try {
+        const answer = await fetchHere();
+        void Promise.resolve(written())
+          .catch(() => undefined)
+          .finally(() => void coordination.release(claimKey));
+        return answer;
+      } catch (error) {
+        void coordination.release(claimKey);
+        throw error;
+      }
+    }
+    if (Date.now() >= deadline) return fetchHere();
+    await sleep(pause);
+    pause = Math.min(pause * 2, 200);
+    const stored = await readStored();
+    if (stored) return stored;
+  }
 }
 
 /**
@@ -153,15 +205,32 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
           logger.debug({ kind: request.kind, fromCache: true }, "cache hit");
           return { value: stored.value as T, fetchedAt: stored.fetchedAt, fromCache: true };
         }
-        const value = await request.fetch();
-        const fetchedAtMs = now();
-        const fetchedAt = new Date(fetchedAtMs).toISOString();
-        if (value !== undefined) {
-          const record: StoredAnswer = { value, fetchedAt, expiresAt: fetchedAtMs + ttlMs };
-          writing = store.set(key, record, ttlMs);
-        }
-        logger.debug({ kind: request.kind, fromCache: false }, "cache miss: fetched");
-        return { value, fetchedAt, fromCache: false };
+        const fetchHere = async (): Promise<CachedAnswer<T>> => {
+          const value = await request.fetch();
+          const fetchedAtMs = now();
+          const fetchedAt = new Date(fetchedAtMs).toISOString();
+          if (value !== undefined) {
+            const record: StoredAnswer = { value, fetchedAt, expiresAt: fetchedAtMs + ttlMs };
+            writing = store.set(key, record, ttlMs);
+          }
+          logger.debug({ kind: request.kind, fromCache: false }, "cache miss: fetched");
+          return { value, fetchedAt, fromCache: false };
+        };
+        const coordination = options.coordination;
+        if (!coordination?.shared) return fetchHere();
+        return fetchOnceAcrossProcesses(
+          coordination,
+          key,
+          fetchHere,
+          async () => {
+            const found = asStoredAnswer(await store.get(key));
+            return found && found.expiresAt > now()
+              ? { value: found.value as T, fetchedAt: found.fetchedAt, fromCache: true }
+              : undefined;
+          },
+          () => writing,
+          options.peerWaitMs,
+        );
       })();
 
       inflight.set(key, run);

@@ -6,6 +6,12 @@
  */
 import { join } from "node:path";
 import KeyvRedis, { createClient } from "@keyv/redis";
+import {
+  memoryCoordination,
+  redisCoordination,
+  type Coordination,
+  type RedisCommands,
+} from "./coordination.js";
 import KeyvSqlite from "@keyv/sqlite";
 import { Keyv } from "keyv";
 import { LRUCache } from "lru-cache";
@@ -68,6 +74,11 @@ export interface Stores {
    * @returns how many entries were evicted.
    */
   trimCache(): Promise<number>;
+  /**
+   * Claims every process on these stores agrees on: Redis's when the stores are in Redis, this
+   * process's memory otherwise (in-flight fetches across processes, the HTTP replay guard).
+   */
+  readonly coordination: Coordination;
   /** Closes every connection and file; afterwards every operation fails (cache: reads as a miss). */
   close(): Promise<void>;
 }
@@ -153,6 +164,8 @@ interface Backend {
   storedKey(namespace: string, key: string): string;
   /** The LRU books of the cache; absent where the store bounds itself (memory). */
   books?: CacheBookkeeping;
+  /** Redis's claims; absent: this process's memory. */
+  coordination?: Coordination;
   sweep(now: number): Promise<number>;
   close(): Promise<void>;
 }
@@ -330,6 +343,7 @@ async function redisBackend(
     // KeyvRedis writes `<namespace>::<key>`, the namespace being `<prefix>:<namespace>`.
     storedKey: (namespace, key) => `${prefix}:${namespace}::${key}`,
     books: redisCacheBookkeeping(client as unknown as RedisScripting, prefix),
+    coordination: redisCoordination(client as unknown as RedisCommands, prefix),
     async sweep() {
       return 0;
     },
@@ -423,6 +437,7 @@ export async function openStores(options: OpenStoresOptions): Promise<Stores> {
     durable,
     ephemeral,
     sweepExpired,
+    coordination: backend.coordination ?? memoryCoordination(),
     trimCache: async () => (closed || !bound ? 0 : bound.trim()),
     async close() {
       if (closed) return;

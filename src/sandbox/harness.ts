@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createBot, type Bot, type Transport } from "../bot/bot.js";
+import { createSharedReplayGuard } from "../bot/http/replayGuard.js";
 import type { ShardSelection } from "../bot/gateway/gatewayClient.js";
 import { commandDefinitions, loadCommands } from "../bot/loadCommands.js";
 import { loadConfig, type Config } from "../config.js";
@@ -180,6 +181,7 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
     ...(options.shards ? { shards: options.shards } : {}),
     commands,
     services: running.services,
+    replayGuard: createSharedReplayGuard(running.stores.coordination),
     logger,
     ...(options.deferAfterMs !== undefined ? { deferAfterMs: options.deferAfterMs } : {}),
   });

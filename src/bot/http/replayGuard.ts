@@ -24,3 +24,25 @@ export function createMemoryReplayGuard(options: { max?: number } = {}): ReplayG
     },
   };
 }
+
+/**
+ * A replay guard on claims shared by every process (Redis, through `stores.coordination`). When the
+ * shared store cannot be asked, this process's own memory answers, so a replay sent to the same
+ * process is still refused and no genuine request is turned away for an outage.
+ */
+export function createSharedReplayGuard(
+  coordination: { claim(key: string, ttlMs: number): Promise<boolean> },
+  fallback: ReplayGuard = createMemoryReplayGuard(),
+): ReplayGuard {
+  return {
+    async claim(key, ttlMs) {
+      const local = await fallback.claim(key, ttlMs);
+      if (!local) return false;
+      try {
+        return await coordination.claim(`replay:${key}`, ttlMs);
+      } catch {
+        return true;
+      }
+    },
+  };
+}
