@@ -5,6 +5,7 @@ import { createLatestOnly } from "./answers/latestOnly.js";
 import { createRecentRepositories } from "./answers/recentRepositories.js";
 import { createScout } from "./answers/createScout.js";
 import { createAnswerCache } from "./cache/answerCache.js";
+import { storeHolds } from "./github/sharedHolds.js";
 import { createEtagStore } from "./cache/etagStore.js";
 import { openStores, type Stores } from "./cache/openStores.js";
 import type { Config } from "./config.js";
@@ -123,6 +124,8 @@ export async function createServices(
     conditionalStore: createEtagStore(stores.cache("etags")),
     // A person's own token that GitHub refuses ends their sign-in, and they read so.
     onUnauthorized: (refused) => userTokens.refused(refused),
+    // Several processes on one Redis: a secondary limit or a lockout one meets holds them all.
+    ...(stores.coordination.shared ? { holds: storeHolds(stores.cache("rate-holds")) } : {}),
     ...options.client,
   });
   const vault = createTokenVault({

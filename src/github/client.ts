@@ -13,6 +13,7 @@ import { fetchRepositoryInfo } from "./operations/fetchRepositoryInfo.js";
 import { fetchViewer } from "./operations/fetchViewer.js";
 import type { Credentials, OperationDeps } from "./operations/operationDeps.js";
 import { createRateLimitBook } from "./rateLimits.js";
+import { sharingBook, type SharedHolds } from "./sharedHolds.js";
 import { createRestTransport } from "./restTransport.js";
 import type { TokenUse } from "./tokenSpend.js";
 import type {
@@ -61,6 +62,11 @@ export interface GitHubClientOptions {
    * true; tests that script one fault and expect the next call to reach the server turn it off.
    */
   holdWhileLimited?: boolean;
+  /**
+   * Holds shared with other processes (secondary limits, lockouts), with REDIS_URL: a hold one
+   * process meets stops the others sending with that token too.
+   */
+  holds?: SharedHolds;
   /**
    * GitHub refused a token (401), given by its fingerprint. The answer, when there is one, is thrown
    * instead of the generic error: a person's own sign-in that ended is dropped and they read so
@@ -125,7 +131,9 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
   const random = options.random ?? Math.random;
   const sleep = options.sleep ?? ((ms: number) => delay(ms));
   const now = options.now ?? (() => new Date());
-  const book = createRateLimitBook();
+  const holds = options.holds;
+  const shared = holds ? sharingBook(createRateLimitBook(), holds) : undefined;
+  const book = shared ?? createRateLimitBook();
   const userAgent = userAgentFor(options.version);
   const holdWhileLimited = options.holdWhileLimited ?? true;
   const common = {
@@ -138,6 +146,7 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
     logger,
     book,
     holdWhileLimited,
+    ...(shared ? { adoptSharedHolds: shared.adoptShared } : {}),
   };
 
   const deps: OperationDeps = {

@@ -109,6 +109,7 @@ export function createGraphQLTransport(options: GraphQLTransportOptions): GraphQ
         now: options.now(),
       };
       if (!isSendableToken(call.token)) throw new GitHubUnauthorizedError({ request: ctx.request });
+      if (options.holdWhileLimited) await options.adoptSharedHolds?.(call.fingerprint, ctx.now);
       const blocked = options.holdWhileLimited ? preflightError(ctx) : undefined;
       if (blocked) throw blocked;
 

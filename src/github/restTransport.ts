@@ -21,6 +21,8 @@ export interface RestTransportOptions {
   book: RateLimitBook;
   /** Fail at once, without a request, while the token is under a secondary limit or a lockout. */
   holdWhileLimited: boolean;
+  /** Takes in the holds other processes noted on the token, before the preflight check. */
+  adoptSharedHolds?: (fingerprint: string, now: Date) => Promise<void>;
 }
 
 /** One REST read. `variables` are the caller's arguments, kept for the log. */
@@ -55,6 +57,7 @@ export function createRestTransport(options: RestTransportOptions): RestTranspor
         now: options.now(),
       };
       if (!isSendableToken(call.token)) throw new GitHubUnauthorizedError({ request: ctx.request });
+      if (options.holdWhileLimited) await options.adoptSharedHolds?.(call.fingerprint, ctx.now);
       const blocked = options.holdWhileLimited ? preflightError(ctx) : undefined;
       if (blocked) throw blocked;
 

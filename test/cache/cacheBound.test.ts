@@ -40,7 +40,9 @@ function boundTests(
 ): void {
   describe(`the cache bound: ${name}`, () => {
     it("evicts the least recently used answers past the bound, keeps the recently read ones and every vault record", async () => {
-      const stores = await open({ cacheMaxBytes: BOUND });
+      // A generous bound per operation: on a busy machine a read past the default 400 ms reads as a
+      // miss, which would look like an eviction here.
+      const stores = await open({ cacheMaxBytes: BOUND, cacheTimeoutMs: 10_000 });
       try {
         for (let guild = 0; guild < 20; guild += 1) {
           await stores.durable("vault").set(`9000000000000000${guild}`, { sealed: "y".repeat(5_000) });
