@@ -29,7 +29,7 @@ import {
 import { createDefaultTokenShare } from "./tokens/defaultTokenShare.js";
 import { loadFingerprintKey, tokenFingerprint } from "./tokens/fingerprint.js";
 import { createGuildSettings } from "./tokens/guildSettings.js";
-import { createMemoryShareCounters } from "./tokens/shareCounters.js";
+import { createMemoryShareCounters, createSharedShareCounters } from "./tokens/shareCounters.js";
 import { createTokenResolver } from "./tokens/tokenResolver.js";
 import { createTokenVault, VaultKeyMissingError, type TokenVault } from "./tokens/tokenVault.js";
 import { createUserTokens } from "./tokens/userTokens.js";
@@ -153,7 +153,10 @@ export async function createServices(
   const defaultFingerprint = config.github.defaultToken ? fingerprint(config.github.defaultToken) : undefined;
   const share = createDefaultTokenShare({
     share: config.github.defaultTokenShare,
-    counters: createMemoryShareCounters(),
+    // Shared by every process on one Redis; this process's alone otherwise.
+    counters: stores.coordination.shared
+      ? createSharedShareCounters(stores.coordination)
+      : createMemoryShareCounters(),
     budget: (resource) => (defaultFingerprint ? github.rateLimit(defaultFingerprint, resource) : undefined),
     logger,
   });

@@ -18,11 +18,19 @@ export interface Coordination {
   claim(key: string, ttlMs: number): Promise<boolean>;
   /** Gives up a claim this process holds (another's is left alone). Never throws. */
   release(key: string): Promise<void>;
+  /**
+   * Adds `amount` to each counter, each kept until `expiresAt`.
+   * @throws when the shared store cannot be asked.
+   */
+  add(keys: readonly string[], amount: number, expiresAt: Date): Promise<void>;
+  /** The counters' values, 0 for one never added to. @throws when the shared store cannot be asked. */
+  counts(keys: readonly string[]): Promise<number[]>;
 }
 
 /** Claims in this process's memory, forgotten once expired. */
 export function memoryCoordination(now: () => number = Date.now): Coordination {
   const held = new Map<string, number>();
+  const counters = new Map<string, { value: number; until: number }>();
   return {
     shared: false,
     async claim(key, ttlMs) {
@@ -36,6 +44,21 @@ export function memoryCoordination(now: () => number = Date.now): Coordination {
     },
     async release(key) {
       held.delete(key);
+    },
+    async add(keys, amount, expiresAt) {
+      const time = now();
+      for (const [k, counter] of counters) if (counter.until <= time) counters.delete(k);
+      for (const key of keys) {
+        const counter = counters.get(key);
+        counters.set(key, { value: (counter?.value ?? 0) + amount, until: expiresAt.getTime() });
+      }
+    },
+    async counts(keys) {
+      const time = now();
+      return keys.map((key) => {
+        const counter = counters.get(key);
+        return counter && counter.until > time ? counter.value : 0;
+      });
     },
   };
 }
@@ -55,6 +78,16 @@ export interface RedisCommands {
  * taken again by another process stays theirs.
  */
 const RELEASE_IF_OURS = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end`;
+
+/** INCRBY and PEXPIREAT on every key, in one round trip. */
+const ADD_ALL = `for i, key in ipairs(KEYS) do
+  redis.call("INCRBY", key, ARGV[1])
+  redis.call("PEXPIREAT", key, ARGV[2])
+end
+return 0`;
+
+/** The values of every key, in one round trip. */
+const GET_ALL = `return redis.call("MGET", unpack(KEYS))`;
 
 /**
  * Claims in Redis, under `<prefix>:claims:<key>`, holding a value of this process's own so a
@@ -86,6 +119,26 @@ export function redisCoordination(client: RedisCommands, prefix: string, timeout
       } catch {
         // The claim expires on its own.
       }
+    },
+    async add(keys, amount, expiresAt) {
+      if (keys.length === 0) return;
+      await withTimeout(
+        client.eval(ADD_ALL, {
+          keys: keys.map(full),
+          arguments: [String(Math.round(amount)), String(expiresAt.getTime())],
+        }),
+        timeoutMs,
+        "Redis counters",
+      );
+    },
+    async counts(keys) {
+      if (keys.length === 0) return [];
+      const values = (await withTimeout(
+        client.eval(GET_ALL, { keys: keys.map(full), arguments: [] }),
+        timeoutMs,
+        "Redis counters",
+      )) as Array<string | null>;
+      return keys.map((_, index) => Number(values[index] ?? 0) || 0);
     },
   };
 }

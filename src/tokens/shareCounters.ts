@@ -3,8 +3,8 @@ import { LRUCache } from "lru-cache";
 /**
  * Points spent per scope (a server, a user) in one window of GitHub's hourly budget. A small
  * interface on purpose: one process keeps them in memory ({@link createMemoryShareCounters}); many
- * processes sharing the default token can back it with Redis later (`INCRBY` on
- * `<window>:<scope>` with `EXPIREAT` the window's end), without the policy changing.
+ * processes sharing the default token share them through Redis ({@link createSharedShareCounters}:
+ * `INCRBY` on `<window>:<scope>` with `PEXPIREAT` the window's end), the policy unchanged.
  */
 export interface ShareCounters {
   /** The points each scope spent in `window` (0 for a scope never seen), in the order asked. */
@@ -42,6 +42,35 @@ export function createMemoryShareCounters(
         windows.set(window, entry);
       }
       for (const scope of scopes) entry.spent.set(scope, (entry.spent.get(scope) ?? 0) + points);
+    },
+  };
+}
+
+/**
+ * Counters every process sharing the stores adds to (Redis, through `stores.coordination`), keyed
+ * `share:<window>:<scope>` and kept until the window ends. When the shared store cannot be asked,
+ * this process's own counters answer, so the share still holds here during an outage.
+ */
+export function createSharedShareCounters(
+  coordination: {
+    add(keys: readonly string[], amount: number, expiresAt: Date): Promise<void>;
+    counts(keys: readonly string[]): Promise<number[]>;
+  },
+  fallback: ShareCounters = createMemoryShareCounters(),
+): ShareCounters {
+  const keysOf = (window: string, scopes: readonly string[]) =>
+    scopes.map((scope) => `share:${window}:${scope}`);
+  return {
+    async get(window, scopes) {
+      try {
+        return await coordination.counts(keysOf(window, scopes));
+      } catch {
+        return fallback.get(window, scopes);
+      }
+    },
+    async add(window, scopes, points, endsAt) {
+      await fallback.add(window, scopes, points, endsAt);
+      await coordination.add(keysOf(window, scopes), points, endsAt).catch(() => undefined);
     },
   };
 }

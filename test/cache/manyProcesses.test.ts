@@ -6,6 +6,7 @@ import { memoryCoordination } from "../../src/cache/coordination.js";
 import { openStores, type Stores } from "../../src/cache/openStores.js";
 import { createSharedReplayGuard } from "../../src/bot/http/replayGuard.js";
 import { silentLogger } from "../../src/logger.js";
+import { createSharedShareCounters } from "../../src/tokens/shareCounters.js";
 import { REFUSING_REDIS_URL, describeWithRedis, redisTestUrl } from "./helpers.js";
 
 /*
@@ -131,6 +132,25 @@ describeWithRedis("two processes on one Redis", () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
+  it("share the default token's counters: what one process charges, the other sees", async () => {
+    const counters = [
+      createSharedShareCounters(first.coordination),
+      createSharedShareCounters(second.coordination),
+    ];
+    const window = `w-${randomBytes(4).toString("hex")}`;
+    const endsAt = new Date(Date.now() + 60_000);
+    await counters[0]!.add(window, ["guild:1", "user:2"], 30, endsAt);
+    await counters[1]!.add(window, ["guild:1", "user:3"], 12, endsAt);
+    expect(await counters[0]!.get(window, ["guild:1", "user:2", "user:3", "user:4"])).toEqual([
+      42, 30, 12, 0,
+    ]);
+    expect(await counters[1]!.get(window, ["guild:1"])).toEqual([42]);
+    // A window that ended is forgotten by Redis itself.
+    const past = `w-${randomBytes(4).toString("hex")}`;
+    await counters[0]!.add(past, ["guild:1"], 5, new Date(Date.now() - 1));
+    expect(await counters[1]!.get(past, ["guild:1"])).toEqual([0]);
+  });
+
   it("refuse a replayed interaction whichever process it reaches", async () => {
     const guards = [
       createSharedReplayGuard(first.coordination),
@@ -157,6 +177,10 @@ describe("a Redis that is down", () => {
       const answer = await cacheOn(stores).getOrFetch(countedRequest(counter, 5));
       expect(answer.value).toBe("the answer");
       expect(counter.calls).toBe(1);
+      // The default token's share still counts, in this process's memory.
+      const counters = createSharedShareCounters(stores.coordination);
+      await counters.add("w", ["guild:1"], 7, new Date(Date.now() + 60_000));
+      expect(await counters.get("w", ["guild:1"])).toEqual([7]);
       // The replay guard still refuses a replay to this process, from its own memory.
       const guard = createSharedReplayGuard(stores.coordination);
       expect(await guard.claim("signature:abc", 60_000)).toBe(true);
