@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createButtonStateStore } from "./bot/buttonState.js";
 import type { Services, TokenAdminService } from "./bot/services.js";
 import { createLatestOnly } from "./answers/latestOnly.js";
-import { createRecentRepositories } from "./answers/recentRepositories.js";
+import { createRecentRepositories, createSharedRecentRepositories } from "./answers/recentRepositories.js";
 import { createScout } from "./answers/createScout.js";
 import { createAnswerCache } from "./cache/answerCache.js";
 import { storeHolds } from "./github/sharedHolds.js";
@@ -148,7 +148,10 @@ export async function createServices(
     ...(options.cacheNow ? { now: options.cacheNow } : {}),
     coordination: stores.coordination,
   });
-  const recent = createRecentRepositories();
+  // Shared by every process on one Redis (a repository read through one is suggested by all).
+  const recent = stores.coordination.shared
+    ? createSharedRecentRepositories(stores.cache("recents"))
+    : createRecentRepositories();
   // Fair use of the default token: its budget, as GitHub last reported it, is shared out.
   const defaultFingerprint = config.github.defaultToken ? fingerprint(config.github.defaultToken) : undefined;
   const share = createDefaultTokenShare({

@@ -258,7 +258,7 @@ export function createScout(options: {
     async recentRepositories(asker) {
       // No token in effect: nothing was read, so nothing to suggest (and no error in autocomplete).
       const resolved = await tokens.resolve(asker).catch(() => null);
-      return resolved ? recent.list(resolved.fingerprint) : [];
+      return resolved ? await recent.list(resolved.fingerprint) : [];
     },
     async rateLimit(asker) {
       const { fingerprint } = await tokens.resolve(asker);

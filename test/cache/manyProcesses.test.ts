@@ -7,6 +7,7 @@ import { openStores, type Stores } from "../../src/cache/openStores.js";
 import { createSharedReplayGuard } from "../../src/bot/http/replayGuard.js";
 import { silentLogger } from "../../src/logger.js";
 import { createSharedShareCounters } from "../../src/tokens/shareCounters.js";
+import { createSharedRecentRepositories } from "../../src/answers/recentRepositories.js";
 import { REFUSING_REDIS_URL, describeWithRedis, redisTestUrl } from "./helpers.js";
 
 /*
@@ -149,6 +150,20 @@ describeWithRedis("two processes on one Redis", () => {
     const past = `w-${randomBytes(4).toString("hex")}`;
     await counters[0]!.add(past, ["guild:1"], 5, new Date(Date.now() - 1));
     expect(await counters[1]!.get(past, ["guild:1"])).toEqual([0]);
+  });
+
+  it("share the recent repositories of a token: read through one process, suggested by the other", async () => {
+    const lists = [
+      createSharedRecentRepositories(first.cache("recents")),
+      createSharedRecentRepositories(second.cache("recents")),
+    ];
+    const scope = "cd".repeat(16);
+    lists[0]!.remember(scope, "demo/widgets");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    lists[1]!.remember(scope, "demo/gadgets");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await lists[0]!.list(scope)).toEqual(["demo/gadgets", "demo/widgets"]);
+    expect(await lists[1]!.list("ef".repeat(16))).toEqual([]);
   });
 
   it("refuse a replayed interaction whichever process it reaches", async () => {
