@@ -7,6 +7,7 @@ import { benchEndToEnd } from "./end-to-end.js";
 import { benchFormatBlame } from "./format-blame.js";
 import { benchSignIn } from "./signin.js";
 import { benchStandinBlame } from "./standin-blame.js";
+import { benchTwoProcesses } from "./two-processes.js";
 
 const sections: Array<[string, () => Promise<string[]>]> = [
   ["GitHub stand-in", benchStandinBlame],
@@ -14,6 +15,7 @@ const sections: Array<[string, () => Promise<string[]>]> = [
   ["Cache bound (LRU bookkeeping)", benchCacheBound],
   ["End to end (real discord.js client, both stand-ins)", benchEndToEnd],
   ["Sign-in (user-token vault, sandbox /login)", benchSignIn],
+  ["Many processes on one Redis (real processes, HTTP, round robin)", benchTwoProcesses],
 ];
 
 for (const [title, run] of sections) {

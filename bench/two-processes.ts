@@ -1,0 +1,148 @@
+/**
+ * Many bot processes on one Redis (SPEC section 6), measured as real processes (`node --import tsx
+ * src/index.ts`, HTTP mode) behind the local Discord's round robin:
+ * - throughput of cached answers with two processes beside one, at the same concurrency;
+ * - upstream calls for 20 identical concurrent commands across two processes, with Redis beside
+ *   two processes on their own stores (no Redis).
+ * Numbers only, never assertions.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startSandboxWorld, type SandboxWorld } from "../src/sandbox/harness.js";
+import { transcriptOf } from "../src/sandbox/transcript.js";
+import { findExecutable, startRedisServer } from "../test/redis/startRedisServer.js";
+
+const SHARED_KEY = randomBytes(32).toString("base64");
+const CACHED = { kind: "slash", name: "contents", options: { repo: "demo/widgets", path: "src" } } as const;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+/** One bot process in HTTP mode, pointed at the world's stand-ins. */
+async function startBotProcess(
+  world: SandboxWorld,
+  env: Record<string, string>,
+): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const dataDir = await mkdtemp(join(tmpdir(), "reposcout-bench-proc-"));
+  const child = spawn(process.execPath, ["--import", "tsx", "src/index.ts"], {
+    env: {
+      PATH: process.env.PATH ?? "",
+      DISCORD_TOKEN: world.discord.botToken,
+      DISCORD_API_URL: world.discord.apiUrl,
+      DISCORD_PUBLIC_KEY: world.discord.publicKey,
+      HTTP_PORT: String(port),
+      GITHUB_API_URL: world.github.restUrl,
+      GITHUB_GRAPHQL_URL: world.github.graphqlUrl,
+      GITHUB_TOKEN: world.config.github.defaultToken ?? "",
+      // One key for every process, as in production: token fingerprints (and so cache keys) agree.
+      TOKEN_ENCRYPTION_KEY: SHARED_KEY,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "error",
+      ...env,
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const healthy = await fetch(`${url}/healthz`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (healthy) break;
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error("a bot process did not start");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url: `${url}/interactions`,
+    child,
+    async stop() {
+      child.kill("SIGTERM");
+      await new Promise((resolve) => child.once("exit", resolve));
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Answers per second for `total` cached commands sent `concurrency` at a time. */
+async function throughput(world: SandboxWorld, total: number, concurrency: number): Promise<number> {
+  let sent = 0;
+  const started = performance.now();
+  const worker = async (): Promise<void> => {
+    while (sent < total) {
+      sent += 1;
+      const record = await world.run(CACHED, { settleMs: 0, timeoutMs: 30_000 });
+      if (transcriptOf(record).isError) throw new Error(transcriptOf(record).text);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return (total / (performance.now() - started)) * 1000;
+}
+
+/** Upstream calls for 20 identical concurrent commands of a never-asked question. */
+async function identicalCalls(world: SandboxWorld, path: string): Promise<number> {
+  const before = world.github.requests.length;
+  const handles = await Promise.all(
+    Array.from({ length: 20 }, () =>
+      world.send({ kind: "slash", name: "contents", options: { repo: "demo/widgets", path } }),
+    ),
+  );
+  await Promise.all(handles.map((handle) => handle.waitForAnswer({ timeoutMs: 30_000 })));
+  const calls = world.github.requests.slice(before);
+  return calls.length;
+}
+
+export async function benchTwoProcesses(): Promise<string[]> {
+  const binary = findExecutable("redis-server", process.env.PATH);
+  if (!binary) return ["skipped: no redis-server on PATH (apt-get install redis-server)"];
+  const redis = await startRedisServer(binary);
+  const world = await startSandboxWorld({ transport: "http" });
+  const shared = { REDIS_URL: redis.url };
+  const processes: Array<Awaited<ReturnType<typeof startBotProcess>>> = [];
+  try {
+    const [a, b] = await Promise.all([startBotProcess(world, shared), startBotProcess(world, shared)]);
+    processes.push(a!, b!);
+    const lines: string[] = [];
+
+    await world.discord.setInteractionsEndpoint([a!.url], { verify: false });
+    await world.run(CACHED, { timeoutMs: 30_000 });
+    await throughput(world, 40, 8);
+    const one = await throughput(world, 300, 16);
+    await world.discord.setInteractionsEndpoint([a!.url, b!.url], { verify: false });
+    await throughput(world, 40, 8);
+    const two = await throughput(world, 300, 16);
+    lines.push(
+      `cached /contents, 16 in flight:  one process ${one.toFixed(0)}/s  two processes ${two.toFixed(0)}/s  ratio ${(two / one).toFixed(2)}×`,
+      "  (2 cores here run both bot processes, the local Discord, the GitHub stand-in and this load generator:",
+      "   the cores bound the ratio, not the bot; on a machine with a core per process expect close to 2×)",
+    );
+
+    const withRedis = await identicalCalls(world, "docs");
+    const [c, d] = await Promise.all([startBotProcess(world, {}), startBotProcess(world, {})]);
+    processes.push(c!, d!);
+    await world.discord.setInteractionsEndpoint([c!.url, d!.url], { verify: false });
+    const withoutRedis = await identicalCalls(world, "docs/guide");
+    lines.push(
+      `upstream calls, 20 identical concurrent /contents across 2 processes: on one Redis ${withRedis}  on their own stores ${withoutRedis}`,
+      "  (each /contents of a branch makes one request to GitHub when nothing is cached)",
+    );
+    return lines;
+  } finally {
+    await Promise.all(processes.map((process) => process.stop()));
+    await world.close();
+    await redis.stop();
+  }
+}
