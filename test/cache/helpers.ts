@@ -1,4 +1,5 @@
 import { Writable } from "node:stream";
+import { createClient } from "@keyv/redis";
 import { describe, inject, it } from "vitest";
 import { createLogger, type Logger } from "../../src/logger.js";
 
@@ -57,4 +58,16 @@ export function describeWithRedis(name: string, body: () => void): void {
 export function redisTestUrl(): string {
   if (REDIS.url === null) throw new Error(REDIS.reason ?? "no Redis in this run");
   return REDIS.url;
+}
+
+/** Deletes every key under `prefix` in the tests' Redis (what a test's stores left there). */
+export async function removeRedisKeys(prefix: string): Promise<void> {
+  const client = createClient({ url: redisTestUrl() });
+  await client.connect();
+  try {
+    const keys = await client.keys(`${prefix}:*`);
+    if (keys.length > 0) await client.del(keys);
+  } finally {
+    await client.close();
+  }
 }

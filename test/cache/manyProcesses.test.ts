@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { createClient } from "@keyv/redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAnswerCache, type AnswerCache, type CacheRequest } from "../../src/cache/answerCache.js";
 import { memoryCoordination } from "../../src/cache/coordination.js";
@@ -8,7 +7,7 @@ import { createSharedReplayGuard } from "../../src/bot/http/replayGuard.js";
 import { silentLogger } from "../../src/logger.js";
 import { createSharedShareCounters } from "../../src/tokens/shareCounters.js";
 import { createSharedRecentRepositories } from "../../src/answers/recentRepositories.js";
-import { REFUSING_REDIS_URL, describeWithRedis, redisTestUrl } from "./helpers.js";
+import { REFUSING_REDIS_URL, describeWithRedis, redisTestUrl, removeRedisKeys } from "./helpers.js";
 
 /*
  * Two bot processes on one Redis, each with its own stores and answer cache (its own memory), as two
@@ -68,14 +67,7 @@ describeWithRedis("two processes on one Redis", () => {
   });
   afterAll(async () => {
     await Promise.all([first?.close(), second?.close()]);
-    const client = createClient({ url: redisTestUrl() });
-    await client.connect();
-    try {
-      const keys = await client.keys(`${prefix}:*`);
-      if (keys.length > 0) await client.del(keys);
-    } finally {
-      await client.close();
-    }
+    await removeRedisKeys(prefix);
   });
 
   it("share claims: one process's claim is held for the other, and only its owner frees it", async () => {

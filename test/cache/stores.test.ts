@@ -12,7 +12,13 @@ import { StoreUnavailableError } from "../../src/cache/guardedStore.js";
 import { openStores, type Stores } from "../../src/cache/openStores.js";
 import { createOutageReporter } from "../../src/cache/outageReporter.js";
 import { silentLogger } from "../../src/logger.js";
-import { REFUSING_REDIS_URL, capturingLogger, describeWithRedis, redisTestUrl } from "./helpers.js";
+import {
+  REFUSING_REDIS_URL,
+  capturingLogger,
+  describeWithRedis,
+  redisTestUrl,
+  removeRedisKeys,
+} from "./helpers.js";
 
 const FP = "0123456789abcdef0123456789abcdef";
 
@@ -223,14 +229,7 @@ describeWithRedis("Redis stores (the tests' Redis)", () => {
   });
   afterAll(async () => {
     await stores.close();
-    const client = createClient({ url: redisTestUrl() });
-    await client.connect();
-    try {
-      const keys = await client.keys(`${prefix}:*`);
-      if (keys.length > 0) await client.del(keys);
-    } finally {
-      await client.close();
-    }
+    await removeRedisKeys(prefix);
   });
 
   it("stores under the run's prefix, with Redis expiring cache entries", async () => {

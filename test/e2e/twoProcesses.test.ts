@@ -1,11 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { createClient } from "@keyv/redis";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { DEMO_TOKEN } from "../../src/sandbox/github/index.js";
 import { startSandboxWorld, type SandboxWorld } from "../../src/sandbox/harness.js";
 import { startPeerProcess, type PeerProcess } from "../../src/sandbox/peerProcess.js";
 import { transcriptOf } from "../../src/sandbox/transcript.js";
-import { describeWithRedis, redisTestUrl } from "../cache/helpers.js";
+import { describeWithRedis, redisTestUrl, removeRedisKeys } from "../cache/helpers.js";
 import { answerOf, press } from "./helpers.js";
 
 /*
@@ -26,14 +25,7 @@ describeWithRedis("two bot processes over HTTP on one Redis", () => {
   afterAll(async () => {
     await peer?.close();
     await world?.close();
-    const client = createClient({ url: redisTestUrl() });
-    await client.connect();
-    try {
-      const keys = await client.keys(`${prefix}:*`);
-      if (keys.length > 0) await client.del(keys);
-    } finally {
-      await client.close();
-    }
+    await removeRedisKeys(prefix);
   });
   beforeEach(() => {
     world.github.faults.clear();

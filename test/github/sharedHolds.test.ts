@@ -1,11 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { createClient } from "@keyv/redis";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { openStores, type Stores } from "../../src/cache/openStores.js";
 import { AuthLockoutError, SecondaryRateLimitError } from "../../src/github/errors.js";
 import { storeHolds } from "../../src/github/sharedHolds.js";
 import { silentLogger } from "../../src/logger.js";
-import { REFUSING_REDIS_URL, describeWithRedis, redisTestUrl } from "../cache/helpers.js";
+import { REFUSING_REDIS_URL, describeWithRedis, redisTestUrl, removeRedisKeys } from "../cache/helpers.js";
 import { caught, clientWith, fakeFetch, json, NOW, TOKEN } from "./fakeGitHub.js";
 
 /*
@@ -27,14 +26,7 @@ describeWithRedis("rate-limit holds shared by two processes", () => {
   });
   afterAll(async () => {
     await Promise.all([first?.close(), second?.close()]);
-    const client = createClient({ url: redisTestUrl() });
-    await client.connect();
-    try {
-      const keys = await client.keys(`${prefix}:*`);
-      if (keys.length > 0) await client.del(keys);
-    } finally {
-      await client.close();
-    }
+    await removeRedisKeys(prefix);
   });
 
   it("a secondary limit met by one process holds the other: it fails at once, without a request", async () => {

@@ -13,7 +13,13 @@ import {
   VaultLockedError,
   createTokenVault,
 } from "../../src/tokens/tokenVault.js";
-import { REFUSING_REDIS_URL, capturingLogger, describeWithRedis, redisTestUrl } from "../cache/helpers.js";
+import {
+  REFUSING_REDIS_URL,
+  capturingLogger,
+  describeWithRedis,
+  redisTestUrl,
+  removeRedisKeys,
+} from "../cache/helpers.js";
 
 const TOKEN = "ghp_VaultTestToken0123456789abcdefghijKLMN";
 const GUILD = "111111111111111111";
@@ -242,14 +248,7 @@ describe("token vault over a store that fails", () => {
 describeWithRedis("token vault in Redis (the tests' Redis)", () => {
   const prefix = `reposcout-test-${randomBytes(6).toString("hex")}`;
   afterAll(async () => {
-    const client = createClient({ url: redisTestUrl() });
-    await client.connect();
-    try {
-      const keys = await client.keys(`${prefix}:*`);
-      if (keys.length > 0) await client.del(keys);
-    } finally {
-      await client.close();
-    }
+    await removeRedisKeys(prefix);
   });
 
   it("round-trips a token and keeps only ciphertext in Redis", async () => {
