@@ -1,3 +1,4 @@
+import { resolveLinkTarget } from "./symlink.js";
 import { TAG_DEPTH } from "../github/documents.js";
 import type {
   AuthLockoutError,
@@ -145,6 +146,7 @@ export function githubErrorSentence(error: GitHubUserError, situation: ErrorSitu
     case "not_a_commit":
       return notACommit(error);
     case "not_a_file":
+      if (error.found === "symlink") return symlinkSentence(error);
       return error.found === "folder"
         ? `${quoted(error.path)} in ${repoName(error.repo)} is a folder, and blame works on files. Use \`/contents\` to list it, or give a file as \`path\`.`
         : `${quoted(error.path)} in ${repoName(error.repo)} is a submodule: its files live in another repository, which \`/contents path:.gitmodules\` names. Ask about that repository instead.`;
@@ -180,4 +182,14 @@ export function githubErrorSentence(error: GitHubUserError, situation: ErrorSitu
           : // SPEC section 2 reads every 5xx as "did not answer in time": say that, and what happened.
             "GitHub did not answer in time: it failed with a server error. Try again in a moment.";
   }
+}
+
+/** A symbolic link has no lines of its own: say where it points, and how to blame that. */
+function symlinkSentence(error: NotAFileError): string {
+  const target = error.target ?? "";
+  const lead = `${quoted(error.path)} in ${repoName(error.repo)} is a symbolic link to ${quoted(target)}`;
+  const resolved = resolveLinkTarget(error.path, target);
+  return resolved === null
+    ? `${lead}, outside the repository: there are no lines here to blame.`
+    : `${lead}: it has no lines of its own. Blame its target with \`path:${resolved}\`.`;
 }

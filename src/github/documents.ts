@@ -67,7 +67,7 @@ fragment BlameAtCommit on Commit { oid url committedDate
   blame(path: $path) { ranges { startingLine endingLine age
     commit { oid abbreviatedOid messageHeadline url authoredDate committedDate author { name email user { login } } } } }
   file(path: $path) { path object { __typename ... on Blob { oid text isBinary byteSize isTruncated } } } }
-fragment EntryAtCommit on Commit { file(path: $path) { type } }`;
+fragment EntryAtCommit on Commit { file(path: $path) { type mode } }`;
 
 /**
  * A folder's entries or a file's text: `commitExpression` is the ref or `HEAD` (to pin the answer),

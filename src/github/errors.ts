@@ -176,8 +176,10 @@ export class NotAFileError extends GitHubError {
   constructor(
     readonly repo: RepoRef,
     readonly path: string,
-    readonly found: "folder" | "submodule",
+    readonly found: "folder" | "submodule" | "symlink",
     context?: GitHubErrorContext,
+    /** For a symbolic link: its target, as git stores it (relative to the link's folder). */
+    readonly target?: string,
   ) {
     super(context);
   }

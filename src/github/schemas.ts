@@ -196,9 +196,10 @@ const blameCommitSchema = z.object({
 /** A tree entry's kind: `commit` is a submodule's gitlink. */
 const treeEntryType = z.enum(["blob", "tree", "commit"]);
 
-/** `Commit.file(path) { type }`: null (with a NOT_FOUND error) when nothing is at the path. */
-const entryTypeSchema = z.object({ type: treeEntryType }).nullable();
-/** A tree entry's type and mode: the mode tells a symbolic link (0o120000) from a file. */
+/**
+ * `Commit.file(path) { type mode }`: null (with a NOT_FOUND error) when nothing is at the path; the
+ * mode tells a symbolic link (0o120000) from a file.
+ */
 const entryTypeAndModeSchema = z.object({ type: treeEntryType, mode: int }).nullable();
 
 export const blameDataSchema = z.object({
@@ -214,7 +215,9 @@ export const blameDataSchema = z.object({
       object: throughTags(blameCommitSchema).nullable(),
       // The same commit asked for the type of the entry at the path alone, so that it survives a
       // failed `blame` (see BLAME_QUERY).
-      entry: throughTags(z.object({ __typename: z.literal("Commit"), file: entryTypeSchema })).nullable(),
+      entry: throughTags(
+        z.object({ __typename: z.literal("Commit"), file: entryTypeAndModeSchema }),
+      ).nullable(),
     })
     .nullable(),
 });

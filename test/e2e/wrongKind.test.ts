@@ -106,6 +106,25 @@ describe("a submodule", () => {
   });
 });
 
+describe("/blame of a symbolic link", () => {
+  it("says where `docs/latest.md` points and how to blame that, from ONE Blame request", async () => {
+    const { text, sent } = await refusal("blame", { repo: WIDGETS, path: "docs/latest.md" });
+    expect(text).toContain(
+      "`docs/latest.md` in `demo/widgets` is a symbolic link to `guide/intro.md`: it has no lines of its own. Blame its target with `path:docs/guide/intro.md`.",
+    );
+    expect(sent.map((request) => request.operationName)).toEqual(["Blame"]);
+  });
+
+  it("the suggestion holds: /blame of the target answers", async () => {
+    const record = await world().run({
+      kind: "slash",
+      name: "blame",
+      options: { repo: WIDGETS, path: "docs/guide/intro.md" },
+    });
+    expect(answerOf(record).embed.title).toContain("docs/guide/intro.md");
+  });
+});
+
 describe("a path that does not exist is still not found", () => {
   it("/blame names the path and `path`", async () => {
     const { text } = await refusal("blame", { repo: WIDGETS, path: "docs/no-such-file.md" });

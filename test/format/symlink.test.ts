@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { formatContents, LINES_ON_A_FOLDER } from "../../src/format/contents.js";
 import { ZWSP } from "../../src/format/escape.js";
 import { resolveLinkTarget } from "../../src/format/symlink.js";
+import { NotAFileError } from "../../src/github/errors.js";
+import { sentenceOf } from "../sentenceOf.js";
 import type { ContentsAnswer, TreeEntry } from "../../src/github/types.js";
 import { attachmentText, descriptionOf, expectValidMessage } from "./checks.js";
 import { FRESH, NOW, PINNED, REPOSITORY } from "./fixtures.js";
@@ -148,5 +150,17 @@ describe("formatContents on a folder", () => {
     expectValidMessage(message);
     expect(descriptionOf(message).startsWith(LINES_ON_A_FOLDER)).toBe(true);
     expect(attachmentText(message)).toMatch(/^link +link-0-n+$/m);
+  });
+});
+
+describe("/blame of a symbolic link, as the error a user reads", () => {
+  it("points inside the repository to the target's path, and says when it points outside", () => {
+    const repo = { owner: "demo", name: "widgets" };
+    expect(sentenceOf(new NotAFileError(repo, "docs/latest.md", "symlink", undefined, "../README.md"))).toBe(
+      "`docs/latest.md` in `demo/widgets` is a symbolic link to `../README.md`: it has no lines of its own. Blame its target with `path:README.md`.",
+    );
+    expect(sentenceOf(new NotAFileError(repo, "etc", "symlink", undefined, "/etc/passwd"))).toBe(
+      "`etc` in `demo/widgets` is a symbolic link to `/etc/passwd`, outside the repository: there are no lines here to blame.",
+    );
   });
 });

@@ -76,7 +76,9 @@ describe("GraphQL documents against GitHub's schema", () => {
           )
         : [];
     expect(fields).toEqual(expect.arrayContaining(["object:object", "entry:object"]));
-    expect(BLAME_QUERY).toMatch(/fragment EntryAtCommit on Commit \{ file\(path: \$path\) \{ type \} \}/);
+    expect(BLAME_QUERY).toMatch(
+      /fragment EntryAtCommit on Commit \{ file\(path: \$path\) \{ type mode \} \}/,
+    );
   });
 
   it("Contents asks the commit's entry at the path only below the root", () => {

@@ -105,10 +105,13 @@ export function entryFor(object: unknown): unknown {
   const file = answered.file as { object: { __typename: string } | null } | null | undefined;
   if (!file) return { __typename: "Commit", file: null };
   const type = file.object === null ? "commit" : file.object.__typename === "Tree" ? "tree" : "blob";
-  return { __typename: "Commit", file: { type } };
+  return { __typename: "Commit", file: { type, mode: GIT_MODES[type] } };
 }
+
+/** The modes git gives each kind of tree entry (GitHub's `TreeEntry.mode`, as an integer). */
+const GIT_MODES = { blob: 0o100644, tree: 0o40000, commit: 0o160000 } as const;
 
 /** The `entry` of a Blame answer whose commit has `type` at the path (null: nothing there). */
 export function entryOfType(type: "blob" | "tree" | "commit" | null): unknown {
-  return { __typename: "Commit", file: type === null ? null : { type } };
+  return { __typename: "Commit", file: type === null ? null : { type, mode: GIT_MODES[type] } };
 }

@@ -1,7 +1,7 @@
 import { NotAFileError, PathNotFoundError } from "../errors.js";
 import { errorsUnder, explainNullField } from "../graphqlErrors.js";
 import { blameDataSchema, type BlameData } from "../schemas.js";
-import type { BlameAnswer, BlameRange, RepoRef } from "../types.js";
+import { SYMLINK_MODE, type BlameAnswer, type BlameRange, type RepoRef } from "../types.js";
 import {
   missingRevision,
   normalizePath,
@@ -82,6 +82,13 @@ export async function fetchBlame(
   const blob = file.object;
   if (!blob || blob.__typename !== "Blob") {
     throw new NotAFileError(repo, path, blob?.__typename === "Tree" ? "folder" : "submodule", context);
+  }
+
+  // A symbolic link's blob is its target's path: there are no lines of its own to blame.
+  const entry = repository.entry ? peelTags(repository.entry).object : undefined;
+  const entryMode = entry?.__typename === "Commit" ? entry.file?.mode : undefined;
+  if (entryMode === SYMLINK_MODE && blob.text !== null) {
+    throw new NotAFileError(repo, path, "symlink", context, blob.text);
   }
 
   const ranges: BlameRange[] = object.blame.ranges

@@ -400,7 +400,7 @@ describe("query Blame", () => {
       {
         type: "NOT_FOUND",
         path: ["repository", "entry", "file"],
-        locations: [locationOf(DOCUMENTS.blame, "file(path: $path) { type }")],
+        locations: [locationOf(DOCUMENTS.blame, "file(path: $path) { type mode }")],
         message: "Could not resolve file for path 'no/such/file.ts'.",
       },
     ]);
@@ -611,7 +611,7 @@ describe("a folder or a submodule where a file is asked", () => {
     expect(answer.body.errors).toEqual([
       expect.objectContaining({ type: "NOT_FOUND", path: ["repository", "object", "blame"] }),
     ]);
-    expect(repository.entry).toEqual({ __typename: "Commit", file: { type: "tree" } });
+    expect(repository.entry).toEqual({ __typename: "Commit", file: { type: "tree", mode: 0o40000 } });
   });
 
   it("Blame of a submodule: `object` null the same way, `entry` says `commit` (a gitlink)", async () => {
@@ -624,7 +624,10 @@ describe("a folder or a submodule where a file is asked", () => {
     expect(answer.body.errors.map((error: { path: string[] }) => error.path)).toEqual([
       ["repository", "object", "blame"],
     ]);
-    expect(answer.body.data.repository.entry).toEqual({ __typename: "Commit", file: { type: "commit" } });
+    expect(answer.body.data.repository.entry).toEqual({
+      __typename: "Commit",
+      file: { type: "commit", mode: 0o160000 },
+    });
   });
 
   it("Contents of a submodule: the gitlink's commit is not in the repository, so `object` is null without an error; the commit's entry says `commit`", async () => {
