@@ -1,5 +1,6 @@
 import { ApplicationCommandOptionType, ApplicationCommandType } from "discord-api-types/v10";
 import { z } from "zod";
+import { fileLinesButtonStateSchema, type FileLinesButtonState } from "../src/bot/fileLinesButtons.js";
 import type { CommandAnswer, CommandModule, CommandRequest } from "../src/bot/commandModule.js";
 import { linesOption, parseWith, refOption, repoOption, threadOption } from "../src/bot/commonOptions.js";
 import type { Services } from "../src/bot/services.js";
@@ -41,19 +42,8 @@ interface BlameArgs {
   thread?: boolean;
 }
 
-/**
- * The state behind the Previous / Next buttons: the same file at the same pinned commit, and the
- * ref it was asked at (for the footer).
- */
-const buttonStateSchema = z.object({
-  repo: z.object({ owner: z.string(), name: z.string() }),
-  oid: z.string(),
-  path: z.string(),
-  ref: z.string().optional(),
-  start: z.number().int().min(1),
-  end: z.number().int().min(1),
-});
-type BlameButtonState = z.infer<typeof buttonStateSchema>;
+const buttonStateSchema = fileLinesButtonStateSchema;
+type BlameButtonState = FileLinesButtonState;
 
 const rawSchema = z.object({
   repo: z.string(),

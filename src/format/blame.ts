@@ -22,7 +22,7 @@ import {
   formatBytes,
   formatCount,
   embedUrl,
-  navigationRow,
+  fileLinesRow,
   objectUrl,
   shortOid,
   type FormattedMessage,
@@ -225,14 +225,6 @@ export function formatBlame(answer: BlameAnswer, view: BlameView, meta: BlameMet
   const message = emptyMessage();
   message.embeds.push(embed);
   message.files.push(...files);
-  message.components.push(
-    navigationRow({
-      previous: meta.buttons?.previous,
-      next: meta.buttons?.next,
-      previousLabel: "◀ Previous lines",
-      nextLabel: "Next lines ▶",
-      link: { label: "Open on GitHub", url },
-    }),
-  );
+  message.components.push(fileLinesRow(meta.buttons, url));
   return fitMessage(message);
 }

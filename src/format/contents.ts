@@ -14,7 +14,7 @@ import {
   linkButton,
   objectUrl,
   rowOf,
-  navigationRow,
+  fileLinesRow,
   type FormattedMessage,
   type PagedAnswerMeta,
 } from "./message.js";
@@ -214,15 +214,7 @@ export function formatContents(
   message.embeds.push(embed);
   message.files.push(...body.files);
   if (paged) {
-    message.components.push(
-      navigationRow({
-        previous: meta.buttons?.previous,
-        next: meta.buttons?.next,
-        previousLabel: "◀ Previous lines",
-        nextLabel: "Next lines ▶",
-        link: { label: "Open on GitHub", url },
-      }),
-    );
+    message.components.push(fileLinesRow(meta.buttons, url));
   } else {
     const row = rowOf([
       linkButton("Open on GitHub", url),

@@ -144,6 +144,20 @@ export function navigationRow(options: {
   return { type: ComponentType.ActionRow, components };
 }
 
+/** The row under a file's lines (/blame, /contents): Previous / Next lines and Open on GitHub. */
+export function fileLinesRow(
+  buttons: NavigationButtons | undefined,
+  url: string,
+): APIActionRowComponent<APIButtonComponent> {
+  return navigationRow({
+    previous: buttons?.previous,
+    next: buttons?.next,
+    previousLabel: "◀ Previous lines",
+    nextLabel: "Next lines ▶",
+    link: { label: "Open on GitHub", url },
+  });
+}
+
 /**
  * A Link button (URL made safe by `safeUrl`), or null when the URL is not http(s) or is longer than Discord accepts (512):
  * a long path can make a GitHub URL that long, and the answer is still worth sending without it.
