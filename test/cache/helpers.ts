@@ -1,7 +1,9 @@
+import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
 import { createClient } from "@keyv/redis";
-import { describe, inject, it } from "vitest";
-import { createLogger, type Logger } from "../../src/logger.js";
+import { afterAll, beforeAll, describe, inject, it } from "vitest";
+import { openStores, type Stores } from "../../src/cache/openStores.js";
+import { createLogger, silentLogger, type Logger } from "../../src/logger.js";
 
 /** A JSON logger whose lines the test can read. */
 export function capturingLogger(level: "debug" | "info" | "warn" = "debug"): {
@@ -70,4 +72,27 @@ export async function removeRedisKeys(prefix: string): Promise<void> {
   } finally {
     await client.close();
   }
+}
+
+/**
+ * The stores of two processes on the tests' Redis, as two bot processes behind a load balancer
+ * have them (each its own connection and memory, one key prefix), opened before the tests of the
+ * enclosing block and closed, their keys deleted, after them.
+ */
+export function useTwoProcessStores(): () => [Stores, Stores] {
+  const prefix = `reposcout-test-${randomBytes(6).toString("hex")}`;
+  let pair: [Stores, Stores] | undefined;
+  beforeAll(async () => {
+    const open = () =>
+      openStores({ dataDir: "unused", redisUrl: redisTestUrl(), logger: silentLogger(), prefix });
+    pair = await Promise.all([open(), open()]);
+  });
+  afterAll(async () => {
+    await Promise.all((pair ?? []).map((stores) => stores.close()));
+    await removeRedisKeys(prefix);
+  });
+  return () => {
+    if (!pair) throw new Error("the stores are not open");
+    return pair;
+  };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createAnswerCache, type AnswerCache, type CacheRequest } from "../../src/cache/answerCache.js";
 import { memoryCoordination } from "../../src/cache/coordination.js";
 import { openStores, type Stores } from "../../src/cache/openStores.js";
@@ -7,7 +7,7 @@ import { createSharedReplayGuard } from "../../src/bot/http/replayGuard.js";
 import { silentLogger } from "../../src/logger.js";
 import { createSharedShareCounters } from "../../src/tokens/shareCounters.js";
 import { createSharedRecentRepositories } from "../../src/answers/recentRepositories.js";
-import { REFUSING_REDIS_URL, describeWithRedis, redisTestUrl, removeRedisKeys } from "./helpers.js";
+import { REFUSING_REDIS_URL, describeWithRedis, useTwoProcessStores } from "./helpers.js";
 
 /*
  * Two bot processes on one Redis, each with its own stores and answer cache (its own memory), as two
@@ -56,18 +56,11 @@ describe("claims in one process", () => {
 });
 
 describeWithRedis("two processes on one Redis", () => {
-  const prefix = `reposcout-test-${randomBytes(6).toString("hex")}`;
+  const stores = useTwoProcessStores();
   let first: Stores;
   let second: Stores;
-
-  beforeAll(async () => {
-    const open = () =>
-      openStores({ dataDir: "unused", redisUrl: redisTestUrl(), logger: silentLogger(), prefix });
-    [first, second] = await Promise.all([open(), open()]);
-  });
-  afterAll(async () => {
-    await Promise.all([first?.close(), second?.close()]);
-    await removeRedisKeys(prefix);
+  beforeAll(() => {
+    [first, second] = stores();
   });
 
   it("share claims: one process's claim is held for the other, and only its owner frees it", async () => {

@@ -1,10 +1,9 @@
-import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { openStores, type Stores } from "../../src/cache/openStores.js";
 import { AuthLockoutError, SecondaryRateLimitError } from "../../src/github/errors.js";
 import { storeHolds } from "../../src/github/sharedHolds.js";
 import { silentLogger } from "../../src/logger.js";
-import { REFUSING_REDIS_URL, describeWithRedis, redisTestUrl, removeRedisKeys } from "../cache/helpers.js";
+import { REFUSING_REDIS_URL, describeWithRedis, useTwoProcessStores } from "../cache/helpers.js";
 import { caught, clientWith, fakeFetch, json, NOW, TOKEN } from "./fakeGitHub.js";
 
 /*
@@ -15,18 +14,11 @@ import { caught, clientWith, fakeFetch, json, NOW, TOKEN } from "./fakeGitHub.js
 const REPO = { owner: "demo", name: "widgets" };
 
 describeWithRedis("rate-limit holds shared by two processes", () => {
-  const prefix = `reposcout-test-${randomBytes(6).toString("hex")}`;
+  const stores = useTwoProcessStores();
   let first: Stores;
   let second: Stores;
-
-  beforeAll(async () => {
-    const open = () =>
-      openStores({ dataDir: "unused", redisUrl: redisTestUrl(), logger: silentLogger(), prefix });
-    [first, second] = await Promise.all([open(), open()]);
-  });
-  afterAll(async () => {
-    await Promise.all([first?.close(), second?.close()]);
-    await removeRedisKeys(prefix);
+  beforeAll(() => {
+    [first, second] = stores();
   });
 
   it("a secondary limit met by one process holds the other: it fails at once, without a request", async () => {
