@@ -1,5 +1,6 @@
 import type { PageOutOfRangeError } from "../answers/pageOutOfRange.js";
 import type { PrivateRepositoryError } from "../answers/privateAccess.js";
+import type { BusyError } from "../bot/core/admission.js";
 import type { TokenRejectedError } from "../createServices.js";
 import type {
   AdminOnlyError,
@@ -47,7 +48,8 @@ export type KnownUserError =
   | SignInEndedError
   | SignInRenewalUnavailableError
   | SignInUnavailableError
-  | TokenRejectedError;
+  | TokenRejectedError
+  | BusyError;
 
 /** Why `/login` cannot work, and who can fix it. */
 export function signInUnavailableSentence(reason: SignInUnavailableError["reason"]): string {
@@ -165,6 +167,10 @@ function knownErrorSentence(error: KnownUserError, situation: ErrorSituation): s
       return "GitHub did not answer while RepoScout renewed your sign-in. Try again in a moment; you are still signed in.";
     case "sign_in_unavailable":
       return signInUnavailableSentence(error.reason);
+    case "busy":
+      return error.reason === "full"
+        ? "RepoScout has more requests than it can take right now, so this one was not started. Try again in a minute."
+        : "RepoScout was too busy to get to this request in time. Try again in a minute.";
     case "token_rejected":
       return "GitHub did not accept that token, so nothing was stored. Check that it was copied whole and has not expired or been revoked, then run `/token set` again.";
     default:

@@ -7,12 +7,15 @@ import { isUserFacingError } from "../../errors.js";
 import type { Logger } from "../../logger.js";
 import { settleWithin } from "../../timeouts.js";
 import type { CoreContext } from "./coreContext.js";
+import { interactionAgeMs } from "./deferral.js";
 import { focusedOptionOf, rawOptionsOf } from "./options.js";
 import type { InteractionReply } from "./reply.js";
 import type { InteractionFacts } from "./request.js";
 
-/** Autocomplete cannot be deferred: past this, answer with no choices. */
+/** Autocomplete cannot be deferred: past this age of the interaction, answer with no choices. */
 const AUTOCOMPLETE_BUDGET_MS = 2_500;
+/** Below this much time left, suggestions are not even looked for. */
+const MIN_BUDGET_MS = 100;
 /** Discord shows at most 25 choices. */
 const MAX_CHOICES = 25;
 
@@ -31,11 +34,13 @@ export async function handleAutocomplete(
   const module = context.commands.get(interaction.data.name);
   const focused = focusedOptionOf(interaction.data.options);
   let choices: APIApplicationCommandOptionChoice[] = [];
-  if (module?.autocomplete && focused) {
+  // The budget counts from the interaction's creation: one that arrives late has less of it.
+  const budgetMs = AUTOCOMPLETE_BUDGET_MS - interactionAgeMs(interaction.id);
+  if (module?.autocomplete && focused && budgetMs >= MIN_BUDGET_MS) {
     try {
       const suggested = await settleWithin(
         module.autocomplete(focused, rawOptionsOf(interaction.data.options), facts.request, context.services),
-        AUTOCOMPLETE_BUDGET_MS,
+        budgetMs,
       );
       if (!suggested.timedOut) choices = suggested.value;
       else logger.info("autocomplete ran out of time; answering with no choices");

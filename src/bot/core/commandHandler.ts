@@ -2,7 +2,7 @@ import type { APIChatInputApplicationCommandInteraction } from "discord-api-type
 import type { Logger } from "../../logger.js";
 import type { CommandAnswer } from "../commandModule.js";
 import type { CoreContext } from "./coreContext.js";
-import { withDeferral } from "./deferral.js";
+import { answerInTime } from "./deferral.js";
 import { deliverAnswer, placementFor } from "./delivery.js";
 import { errorSituationOf, replyWithError } from "./errorReply.js";
 import { rawOptionsOf } from "./options.js";
@@ -45,20 +45,20 @@ export async function handleCommand(
     return;
   }
   const ephemeral = module.ephemeral === true;
-  const work = (async (): Promise<{ answer: CommandAnswer; placement: Placement }> => {
+  const work = async (): Promise<{ answer: CommandAnswer; placement: Placement }> => {
     const placement: Placement =
       module.threadAsked && !ephemeral
         ? await placementFor(services, facts, module.threadAsked(args))
         : { mode: "inPlace" };
     const answer = await module.execute(args, request, services);
     return { answer, placement };
-  })();
+  };
   let delivered: { answer: CommandAnswer; placement: Placement };
   try {
-    ({ value: delivered } = await withDeferral(
+    ({ value: delivered } = await answerInTime(
+      { id: interaction.id, admission: context.admission, deferAfterMs: context.deferAfterMs },
       work,
       () => reply.deferReply({ ephemeral }),
-      context.deferAfterMs,
     ));
     await deliverAnswer(
       { services, reply, facts, commandName, ephemeral, logger },

@@ -8,7 +8,7 @@ import { ExpiredComponentError } from "../../errors.js";
 import type { Logger } from "../../logger.js";
 import type { CommandAnswer, ComponentContext } from "../commandModule.js";
 import type { CoreContext } from "./coreContext.js";
-import { withDeferral } from "./deferral.js";
+import { answerInTime } from "./deferral.js";
 import { inChannelAllowed } from "./delivery.js";
 import { errorSituationOf, replyWithError } from "./errorReply.js";
 import { withNote } from "./messagePayload.js";
@@ -50,10 +50,10 @@ export async function handleComponent(
   }
   try {
     if (isModal && module.adminOnly) assertAdmin(facts.request);
-    const { value } = await withDeferral(
-      answer(),
+    const { value } = await answerInTime(
+      { id: interaction.id, admission: context.admission, deferAfterMs: context.deferAfterMs },
+      answer,
       () => (isModal ? reply.deferReply({ ephemeral: true }) : reply.deferUpdate()),
-      context.deferAfterMs,
     );
     if (isModal) {
       if (reply.deferred) await reply.editReply(value.message);

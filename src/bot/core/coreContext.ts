@@ -1,5 +1,6 @@
 import type { CommandModule } from "../commandModule.js";
 import type { Services } from "../services.js";
+import type { Admission } from "./admission.js";
 import type { Continuations } from "./continuation.js";
 
 /** What every handler of the core shares: the commands, the services and the lifecycle's parts. */
@@ -12,6 +13,8 @@ export interface CoreContext {
   /** How long an answer may take before the first response defers it. */
   deferAfterMs: number;
   continuations: Continuations;
+  /** The bound on work in flight: slots, then a queue, then "busy". */
+  admission: Admission;
 }
 
 /** Indexes commands by their custom id prefixes (the part of a custom id before the first `:`). */

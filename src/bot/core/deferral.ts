@@ -1,10 +1,56 @@
 import { settlesWithin } from "../../timeouts.js";
+import { BusyError, type Admission } from "./admission.js";
 
 /**
  * Discord refuses a first response after 3 s: answers not ready by this point are deferred, which
  * leaves the rest of the 3 s for the deferral itself to reach Discord whatever the network does.
  */
 export const DEFER_AFTER_MS = 1_500;
+
+/** The latest age at which an answer may still be awaited before the first response. */
+const ACKNOWLEDGE_BY_MS = 2_000;
+/**
+ * An interaction that reaches the core this old says the process (or the network) is behind: it is
+ * acknowledged at once rather than after a timer that a busy event loop would fire late.
+ */
+const LATE_ARRIVAL_MS = 500;
+/**
+ * A queued interaction must start its work by this age: its token lets the bot edit the answer for
+ * 15 minutes, and the work itself may take a while. Older, it is told the bot is busy.
+ */
+export const QUEUE_LIMIT_MS = 12 * 60_000;
+
+/** Discord's epoch (the first second of 2015), as in every snowflake's top bits. */
+const DISCORD_EPOCH = 1_420_070_400_000;
+
+/** An interaction token lasts 15 minutes: an age past it can only be a clock that is off. */
+const TOKEN_LIFETIME_MS = 15 * 60_000;
+
+/**
+ * How old an interaction is: now minus the creation time in its snowflake id. Clock skew between
+ * Discord and this host shows as a wrong age: at worst an answer is deferred that did not need it.
+ * An age that cannot be (in the future, or past the token's 15 minutes, when this host's clock is
+ * far off) reads as 0, unknown, so that a bad clock never turns every answer into a deferral.
+ */
+export function interactionAgeMs(id: string, now: number = Date.now()): number {
+  let created: number;
+  try {
+    created = Number(BigInt(id) >> 22n) + DISCORD_EPOCH;
+  } catch {
+    return 0;
+  }
+  const age = now - created;
+  return age > 0 && age <= TOKEN_LIFETIME_MS ? age : 0;
+}
+
+/**
+ * How long an answer may still be awaited before the first response: the configured window, cut
+ * short by the interaction's age, and none at all when it arrived late or the bot is busy.
+ */
+export function deferWindowMs(ageMs: number, deferAfterMs: number, busy: boolean): number {
+  if (busy || ageMs >= LATE_ARRIVAL_MS) return 0;
+  return Math.max(0, Math.min(deferAfterMs, ACKNOWLEDGE_BY_MS - ageMs));
+}
 
 /**
  * Runs `work`; when it is not done within `deferAfterMs`, sends `defer` first and then waits for
@@ -15,7 +61,67 @@ export async function withDeferral<T>(
   defer: () => Promise<unknown>,
   deferAfterMs: number,
 ): Promise<{ value: T; deferred: boolean }> {
-  if (await settlesWithin(work, deferAfterMs)) return { value: await work, deferred: false };
+  if (deferAfterMs > 0 && (await settlesWithin(work, deferAfterMs)))
+    return { value: await work, deferred: false };
   await defer();
   return { value: await work, deferred: true };
+}
+
+/** Runs `work` and `defer` side by side; throws the deferral's failure first, then the work's. */
+async function deferAlongside<T>(work: Promise<T>, defer: () => Promise<unknown>): Promise<T> {
+  const [done, deferred] = await Promise.allSettled([work, defer()]);
+  if (deferred.status === "rejected") throw deferred.reason;
+  if (done.status === "rejected") throw done.reason;
+  return done.value;
+}
+
+export interface PacedAnswerOptions {
+  /** The interaction's id (its age is read from it). */
+  id: string;
+  admission: Admission;
+  /** The configured window before deferring (see {@link DEFER_AFTER_MS}). */
+  deferAfterMs: number;
+  now?: () => number;
+}
+
+/**
+ * Answers one interaction within Discord's deadline, whatever the load (the first response is
+ * sent before any other work when the answer cannot be counted on in time):
+ * - a free slot and time to spare: the work starts and is deferred only if not ready in the
+ *   window left (an in-process cache hit is answered in the first response itself);
+ * - a free slot but a late arrival or a busy bot: the deferral goes out at once, beside the work;
+ * - no free slot: deferred at once, then the work waits its turn in the queue (told the bot is
+ *   busy if its turn comes too late to answer);
+ * - a full queue: {@link BusyError} at once, nothing else done.
+ */
+export async function answerInTime<T>(
+  options: PacedAnswerOptions,
+  start: () => Promise<T>,
+  defer: () => Promise<unknown>,
+): Promise<{ value: T; deferred: boolean }> {
+  const now = options.now ?? Date.now;
+  const busy = options.admission.underPressure();
+  const entry = options.admission.enter();
+  if (!entry) throw new BusyError("full");
+  if (entry.kind === "now") {
+    const work = start();
+    void work.then(entry.release, entry.release);
+    const windowMs = deferWindowMs(interactionAgeMs(options.id, now()), options.deferAfterMs, busy);
+    if (windowMs > 0) return withDeferral(work, defer, windowMs);
+    return { value: await deferAlongside(work, defer), deferred: true };
+  }
+  try {
+    await defer();
+  } catch (error) {
+    // The place in the queue is still taken: give the slot back as soon as it comes.
+    void entry.slot.then((release) => release());
+    throw error;
+  }
+  const release = await entry.slot;
+  try {
+    if (interactionAgeMs(options.id, now()) > QUEUE_LIMIT_MS) throw new BusyError("waitedTooLong");
+    return { value: await start(), deferred: true };
+  } finally {
+    release();
+  }
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { RESTJSONErrorCodes } from "discord-api-types/v10";
 import { errorFacts } from "../../errorFacts.js";
 import { isUserFacingError } from "../../errors.js";
 import type { Config } from "../../config.js";
@@ -54,6 +55,15 @@ export async function replyWithError(
   situation: ErrorSituation,
   component = false,
 ): Promise<void> {
+  if (discordCode(error) === RESTJSONErrorCodes.UnknownInteraction) {
+    // The interaction is gone (its first response came too late, or it was answered elsewhere):
+    // Discord would refuse any reply too, so one line and no second attempt.
+    logger.info(
+      { discordCode: RESTJSONErrorCodes.UnknownInteraction },
+      "interaction expired before its answer",
+    );
+    return;
+  }
   const message = formatError(sentenceFor(error, logger, situation));
   try {
     if (!reply.acknowledged) {

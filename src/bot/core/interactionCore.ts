@@ -14,6 +14,7 @@ import { handleCommand } from "./commandHandler.js";
 import { handleComponent } from "./componentHandler.js";
 import { Continuations } from "./continuation.js";
 import { commandsByPrefix, type CoreContext } from "./coreContext.js";
+import { Admission } from "./admission.js";
 import { DEFER_AFTER_MS } from "./deferral.js";
 import { discordCode } from "./errorReply.js";
 import { InteractionReply } from "./reply.js";
@@ -28,7 +29,23 @@ export interface InteractionCoreOptions {
   logger: Logger;
   /** How long an answer may take before the first response defers it (default 1.5 s). */
   deferAfterMs?: number;
+  /** Interactions whose work runs at once (default {@link MAX_ACTIVE}). */
+  maxActive?: number;
+  /** Interactions waiting for a slot before new ones are told the bot is busy (default {@link MAX_QUEUED}). */
+  maxQueued?: number;
 }
+
+/**
+ * Work in flight at once. Each holds a few GitHub calls, a formatted answer and its payload: 128
+ * keeps a burst's memory to tens of MB while GitHub's latency (not this process's CPU) bounds how
+ * many answers a second they give.
+ */
+export const MAX_ACTIVE = 128;
+/**
+ * Interactions waiting their turn (already acknowledged): a few KB each. Past this, a burst's
+ * newcomers read at once that the bot is busy, rather than wait minutes.
+ */
+export const MAX_QUEUED = 4_000;
 
 /**
  * The interaction core: takes raw interaction payloads, whichever transport brought them, and
@@ -77,6 +94,10 @@ export function createInteractionCore(options: InteractionCoreOptions): Interact
     services: options.services,
     deferAfterMs: options.deferAfterMs ?? DEFER_AFTER_MS,
     continuations: new Continuations(),
+    admission: new Admission({
+      maxActive: options.maxActive ?? MAX_ACTIVE,
+      maxQueued: options.maxQueued ?? MAX_QUEUED,
+    }),
   };
   const inFlight = new Set<Promise<void>>();
   const byId = new Map<string, Promise<void>>();
@@ -119,8 +140,13 @@ export function createInteractionCore(options: InteractionCoreOptions): Interact
     try {
       await dispatch(interaction, new InteractionReply(responder), logger);
     } catch (error) {
-      const level = discordCode(error) === RESTJSONErrorCodes.UnknownInteraction ? "warn" : "error";
-      logger[level]({ err: error, discordCode: discordCode(error) }, "interaction failed");
+      if (discordCode(error) === RESTJSONErrorCodes.UnknownInteraction) {
+        // Discord no longer takes a response (too late, or already gone): nothing more to send.
+        logger.info(
+          { discordCode: RESTJSONErrorCodes.UnknownInteraction },
+          "interaction expired before its answer",
+        );
+      } else logger.error({ err: error, discordCode: discordCode(error) }, "interaction failed");
     } finally {
       logger.debug({ ms: Math.round(performance.now() - started) }, "interaction handled");
     }

@@ -68,15 +68,12 @@ describe("the interaction core, on raw payloads", () => {
     expect(followUp.message.body.embeds?.[0]?.description).toMatch(/error id `[0-9a-f]{8}`/);
   });
 
-  it("tries the error reply as a first response again when Discord refused the first (10062)", async () => {
+  it("sends nothing more when Discord refused the first response (10062): the interaction is gone", async () => {
     const { responder, calls } = recordingResponder({
       respond: Object.assign(new Error("late"), { code: 10062 }),
     });
     await coreWith().handle(slashPayload(), responder);
-    expect(kinds(calls)).toEqual([
-      `respond ${InteractionResponseType.ChannelMessageWithSource}`,
-      `respond ${InteractionResponseType.ChannelMessageWithSource}`,
-    ]);
+    expect(kinds(calls)).toEqual([`respond ${InteractionResponseType.ChannelMessageWithSource}`]);
   });
 
   it("says a button whose command is gone has expired, to the presser alone", async () => {
