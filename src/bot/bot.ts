@@ -118,7 +118,6 @@ export function createBot(options: BotOptions): Bot {
         logger.info(
           {
             user: client.user?.tag,
-            guilds: client.guilds.cache.size,
             shards: client.ws.shards.map((s) => s.id),
           },
           "connected to Discord",

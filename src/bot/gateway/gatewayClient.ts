@@ -1,11 +1,4 @@
-import {
-  Client,
-  Events,
-  GatewayDispatchEvents,
-  GatewayIntentBits,
-  Options,
-  type APIInteraction,
-} from "discord.js";
+import { Client, Events, GatewayDispatchEvents, Options, type APIInteraction } from "discord.js";
 import type { Logger } from "../../logger.js";
 
 /** The shards of this process (SPEC section 5): both undefined, every shard Discord recommends. */
@@ -25,10 +18,46 @@ export function shardOptions(shards: ShardSelection): { shards: number[] | "auto
 }
 
 /**
- * The discord.js client of the gateway transport: the Guilds intent only (no privileged intent),
- * and caches limited to what discord.js needs to keep its sessions (the core reads raw payloads,
- * so the messages, members, emojis, stickers, presences and users of every server are not kept).
- * Each INTERACTION_CREATE's raw payload goes to `onInteraction`, whatever discord.js makes of it.
+ * Every cache discord.js lets a bot limit, at 0: the core reads raw payloads and never looks at a
+ * discord.js structure, so none of them is ever read. Users and members matter most: discord.js
+ * adds the asker of every interaction to them, and without a limit they grow with every person
+ * who ever asked (about 2.4 KB each, never swept). The guild, channel and role caches cannot be
+ * limited (discord.js says so) and need not be: without the Guilds intent nothing fills them.
+ */
+export const GATEWAY_CACHE_LIMITS = {
+  ApplicationCommandManager: 0,
+  ApplicationEmojiManager: 0,
+  AutoModerationRuleManager: 0,
+  BaseGuildEmojiManager: 0,
+  DMMessageManager: 0,
+  EntitlementManager: 0,
+  GuildBanManager: 0,
+  GuildEmojiManager: 0,
+  GuildForumThreadManager: 0,
+  GuildInviteManager: 0,
+  GuildMemberManager: 0,
+  GuildMessageManager: 0,
+  GuildScheduledEventManager: 0,
+  GuildStickerManager: 0,
+  GuildTextThreadManager: 0,
+  MessageManager: 0,
+  PresenceManager: 0,
+  ReactionManager: 0,
+  ReactionUserManager: 0,
+  StageInstanceManager: 0,
+  ThreadManager: 0,
+  ThreadMemberManager: 0,
+  UserManager: 0,
+  VoiceStateManager: 0,
+} as const;
+
+/**
+ * The discord.js client of the gateway transport. It asks for no intent at all: interactions reach
+ * every bot whatever its intents (DISCORD-FACTS), and everything the bot needs of a server or a
+ * channel comes in the interaction itself (`app_permissions`, the partial channel, the member). So
+ * Discord sends no GUILD_CREATE, and memory does not grow with the number of servers (with the
+ * Guilds intent, discord.js kept about 59 MB per 1,000 realistic servers). Each INTERACTION_CREATE's
+ * raw payload goes to `onInteraction`, whatever discord.js makes of it.
  */
 export function createGatewayClient(options: {
   apiUrl: string;
@@ -38,27 +67,11 @@ export function createGatewayClient(options: {
 }): Client {
   const { logger } = options;
   const client = new Client({
-    intents: [GatewayIntentBits.Guilds],
+    intents: [],
     ...shardOptions(options.shards),
-    makeCache: Options.cacheWithLimits({
-      MessageManager: 0,
-      ReactionManager: 0,
-      ReactionUserManager: 0,
-      GuildMemberManager: 0,
-      UserManager: 0,
-      PresenceManager: 0,
-      VoiceStateManager: 0,
-      GuildEmojiManager: 0,
-      BaseGuildEmojiManager: 0,
-      GuildStickerManager: 0,
-      GuildScheduledEventManager: 0,
-      StageInstanceManager: 0,
-      ThreadMemberManager: 0,
-      ApplicationCommandManager: 0,
-      GuildBanManager: 0,
-      GuildInviteManager: 0,
-      AutoModerationRuleManager: 0,
-    }),
+    makeCache: Options.cacheWithLimits(GATEWAY_CACHE_LIMITS),
+    // Nothing is cached, so there is nothing to sweep.
+    sweepers: {},
     rest: { api: options.apiUrl },
     allowedMentions: { parse: [] },
   });
