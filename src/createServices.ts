@@ -45,6 +45,14 @@ export const VERSION: string = (
   JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
 ).version;
 
+/**
+ * The in-process tier's share of the cache's bound: an eighth of `CACHE_MAX_MB`, at most 64 MB (the
+ * repeats worth keeping in memory are few; the store keeps the rest).
+ */
+export function hotTierBytes(cacheMaxMb: number): number {
+  return Math.min(64, cacheMaxMb / 8) * 1024 * 1024;
+}
+
 export interface RunningServices {
   services: Services;
   github: GitHubClient;
@@ -147,6 +155,7 @@ export async function createServices(
     shortTtlMs: config.cache.shortTtlSeconds * 1000,
     ...(options.cacheNow ? { now: options.cacheNow } : {}),
     coordination: stores.coordination,
+    hotTierBytes: hotTierBytes(config.cache.maxMb),
   });
   // Shared by every process on one Redis (a repository read through one is suggested by all).
   const recent = stores.coordination.shared

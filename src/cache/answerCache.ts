@@ -3,6 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "../logger.js";
 import type { Coordination } from "./coordination.js";
 import type { CacheStore } from "./guardedStore.js";
+import { createHotTier, type HotTier } from "./hotTier.js";
 
 /** What a cache key may be built from: flat, already-normalized arguments. */
 export type CacheArgValue = string | number | boolean | null | undefined;
@@ -56,6 +57,8 @@ export interface AnswerCache {
   put<T>(request: Omit<CacheRequest<T>, "fetch">, value: T, fetchedAt?: string): Promise<void>;
   /** How many distinct requests are in flight right now. */
   inFlight(): number;
+  /** What the in-process tier holds now (zeros without one). */
+  hotTier(): { bytes: number; answers: number };
 }
 
 /** Answers pinned to a commit id live a week: they cannot change, the bound only limits the store's size. */
@@ -135,6 +138,11 @@ export interface AnswerCacheOptions {
   coordination?: Coordination;
   /** How long a process waits for another's fetch before making its own. Default 15 s. */
   peerWaitMs?: number;
+  /**
+   * Bytes of the in-process tier in front of the store (see ./hotTier.ts); 0 or absent: none,
+   * every read goes to the store.
+   */
+  hotTierBytes?: number;
 }
 
 /** How long a claim on a fetch lasts at most: a process that dies while fetching frees it then. */
@@ -189,6 +197,23 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
   if (!(options.shortTtlMs > 0) || !(pinnedTtlMs > 0)) throw new Error("cache lifetimes must be positive");
   const inflight = new Map<string, Promise<CachedAnswer<unknown>>>();
   const logger = options.logger;
+  const hot: HotTier | undefined = options.hotTierBytes ? createHotTier(options.hotTierBytes) : undefined;
+
+  /** The live record of `key`: the hot tier's, else the store's (then kept in the hot tier). */
+  async function read(store: CacheStore, key: string): Promise<StoredAnswer | undefined> {
+    const held = hot?.get(key, now());
+    if (held) return held;
+    const stored = asStoredAnswer(await store.get(key));
+    if (!stored || stored.expiresAt <= now()) return undefined;
+    hot?.set(key, stored);
+    return stored;
+  }
+
+  /** Writes a record to the store, and to the hot tier at once (the store's write may fail). */
+  function write(store: CacheStore, key: string, record: StoredAnswer, ttlMs: number): Promise<void> {
+    hot?.set(key, record);
+    return store.set(key, record, ttlMs);
+  }
 
   return {
     getOrFetch<T>(request: CacheRequest<T>): Promise<CachedAnswer<T>> {
@@ -200,8 +225,8 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
       const ttlMs = request.ttl === "pinned" ? pinnedTtlMs : options.shortTtlMs;
       let writing: Promise<void> | undefined;
       const run = (async (): Promise<CachedAnswer<T>> => {
-        const stored = asStoredAnswer(await store.get(key));
-        if (stored && stored.expiresAt > now()) {
+        const stored = await read(store, key);
+        if (stored) {
           logger.debug({ kind: request.kind, fromCache: true }, "cache hit");
           return { value: stored.value as T, fetchedAt: stored.fetchedAt, fromCache: true };
         }
@@ -211,7 +236,7 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
           const fetchedAt = new Date(fetchedAtMs).toISOString();
           if (value !== undefined) {
             const record: StoredAnswer = { value, fetchedAt, expiresAt: fetchedAtMs + ttlMs };
-            writing = store.set(key, record, ttlMs);
+            writing = write(store, key, record, ttlMs);
           }
           logger.debug({ kind: request.kind, fromCache: false }, "cache miss: fetched");
           return { value, fetchedAt, fromCache: false };
@@ -223,8 +248,8 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
           key,
           fetchHere,
           async () => {
-            const found = asStoredAnswer(await store.get(key));
-            return found && found.expiresAt > now()
+            const found = await read(store, key);
+            return found
               ? { value: found.value as T, fetchedAt: found.fetchedAt, fromCache: true }
               : undefined;
           },
@@ -244,8 +269,8 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
     },
     async peek<T>(request: Omit<CacheRequest<T>, "fetch" | "ttl">): Promise<CachedAnswer<T> | undefined> {
       const key = answerCacheKey(request.kind, request.fingerprint, request.args, request.version);
-      const stored = asStoredAnswer(await options.store(request.kind).get(key));
-      if (!stored || stored.expiresAt <= now()) return undefined;
+      const stored = await read(options.store(request.kind), key);
+      if (!stored) return undefined;
       return { value: stored.value as T, fetchedAt: stored.fetchedAt, fromCache: true };
     },
     async put<T>(request: Omit<CacheRequest<T>, "fetch">, value: T, fetchedAt?: string): Promise<void> {
@@ -258,8 +283,9 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
         fetchedAt: new Date(fetchedAtMs).toISOString(),
         expiresAt: fetchedAtMs + ttlMs,
       };
-      await options.store(request.kind).set(key, record, ttlMs);
+      await write(options.store(request.kind), key, record, ttlMs);
     },
     inFlight: () => inflight.size,
+    hotTier: () => ({ bytes: hot?.bytes() ?? 0, answers: hot?.size() ?? 0 }),
   };
 }
