@@ -35,7 +35,7 @@ import {
   languageFor,
   MAX_LINES_IN_MESSAGE,
   safeFileName,
-  splitFileLines,
+  fileLines,
   utf8Bytes,
 } from "./snippet.js";
 
@@ -72,14 +72,6 @@ function column(text: string, width: number): string {
   return truncate(text, width).padEnd(width);
 }
 
-/** Lines of a text: a final newline ends the last line (as `splitFileLines` counts them). */
-function textLineCount(text: string): number {
-  if (text === "") return 0;
-  let count = 0;
-  for (let index = text.indexOf("\n"); index !== -1; index = text.indexOf("\n", index + 1)) count += 1;
-  return text.endsWith("\n") ? count : count + 1;
-}
-
 /**
  * The lines a blame answer has to show: those of its text or, when GitHub cut the text, as far as
  * the ranges go (they cover the whole file). A binary file has none, whatever its ranges say.
@@ -87,7 +79,7 @@ function textLineCount(text: string): number {
 export function blameLineCount(answer: BlameAnswer): number {
   const file = answer.file;
   if (file.kind !== "text") return 0;
-  const textLines = textLineCount(file.text);
+  const textLines = fileLines(file).length;
   if (!file.isTruncated) return textLines;
   return answer.ranges.reduce(
     (max, range) => (Number.isFinite(range.endingLine) ? Math.max(max, range.endingLine) : max),
@@ -119,7 +111,7 @@ export function formatBlame(answer: BlameAnswer, view: BlameView, meta: BlameMet
   }
 
   const ranges = normalizeRanges(answer.ranges);
-  const lines = splitFileLines(file.text);
+  const lines = fileLines(file);
   const total = blameLineCount(answer);
   const selection = selectLines(
     { start: view.startLine, end: view.endLine, requested: view.requestedLines },

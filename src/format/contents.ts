@@ -26,7 +26,7 @@ import {
   MAX_LINES_IN_MESSAGE,
   rawLine,
   safeFileName,
-  splitFileLines,
+  fileLines,
   utf8Bytes,
 } from "./snippet.js";
 import { symlinkBody } from "./symlink.js";
@@ -80,7 +80,7 @@ function windowOfLines(total: number, view: ContentsView, complete: boolean): Co
  */
 export function contentsWindow(answer: ContentsAnswer, view: ContentsView): ContentsWindow | null {
   if (answer.kind !== "blob" || answer.file.kind !== "text") return null;
-  const total = splitFileLines(answer.file.text).length;
+  const total = fileLines(answer.file).length;
   return total > 0 ? windowOfLines(total, view, !answer.file.isTruncated) : null;
 }
 
@@ -98,7 +98,7 @@ function formatBlob(
       anchor: "",
     };
   }
-  const lines = splitFileLines(file.text);
+  const lines = fileLines(file);
   const total = lines.length;
   const notes: string[] = [];
   if (file.isTruncated) {

@@ -28,6 +28,22 @@ export function splitFileLines(text: string): string[] {
   return lines;
 }
 
+const linesOfFile = new WeakMap<object, readonly string[]>();
+
+/**
+ * {@link splitFileLines} of a file answer's text, split once per answer: the answer cache's
+ * in-process tier hands the same answer object to every repeat, and a long file's split was most
+ * of a cached answer's CPU. The array is shared: read it, never change it.
+ */
+export function fileLines(file: { readonly text: string }): readonly string[] {
+  let lines = linesOfFile.get(file);
+  if (!lines) {
+    lines = splitFileLines(file.text);
+    linesOfFile.set(file, lines);
+  }
+  return lines;
+}
+
 /** A line as written to a text attachment: its own text, without a Windows line end. */
 export function rawLine(line: string): string {
   return line.endsWith("\r") ? line.slice(0, -1) : line;
