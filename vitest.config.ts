@@ -8,15 +8,23 @@ const timeouts = { testTimeout: 20_000, hookTimeout: 60_000 };
  * deletions and follow-ups (router, privacy, logLeaks), ephemeral answers and pages to the
  * presser alone (privacy), threads started from a reply read back (router), buttons (privacy),
  * modals (token), autocomplete, errors (router), sign-in's later edit and a stop while it waits
- * (login), the entry point's choice and a stop while answering (lifecycle). The others (what a
+ * (login), the entry point's choice and a stop while answering (lifecycle), acknowledgements
+ * under a burst (burst). The others (what a
  * command answers) run the same core over either transport and run over the gateway only, which
  * keeps the HTTP pass to about a third of the end-to-end time. A file in a first response
  * (multipart) and every refusal of the endpoint are in test/bot/http. REPOSCOUT_E2E_TRANSPORT=http
  * runs every end-to-end file over HTTP (and =gateway runs none over HTTP).
  */
-const HTTP_PASS = ["router", "autocomplete", "privacy", "login", "token", "logLeaks", "lifecycle"].map(
-  (name) => `test/e2e/${name}.test.ts`,
-);
+const HTTP_PASS = [
+  "router",
+  "autocomplete",
+  "privacy",
+  "login",
+  "token",
+  "logLeaks",
+  "lifecycle",
+  "burst",
+].map((name) => `test/e2e/${name}.test.ts`);
 
 const E2E = "test/e2e/**/*.test.ts";
 const only = process.env.REPOSCOUT_E2E_TRANSPORT;

@@ -41,6 +41,8 @@ export interface BotOptions {
   services: Services;
   logger: Logger;
   deferAfterMs?: number;
+  /** The bound on work in flight (see the core's MAX_ACTIVE and MAX_QUEUED). */
+  admission?: { maxActive?: number; maxQueued?: number };
   /** HTTP mode: where requests already taken are remembered (default: this process's memory). */
   replayGuard?: ReplayGuard;
 }
@@ -57,6 +59,7 @@ export function createBot(options: BotOptions): Bot {
     services: options.services,
     logger,
     ...(options.deferAfterMs !== undefined ? { deferAfterMs: options.deferAfterMs } : {}),
+    ...options.admission,
   });
   const interactionsRest = new REST({
     api: options.apiUrl,

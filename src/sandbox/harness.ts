@@ -89,6 +89,8 @@ export interface SandboxWorldOptions {
   discord?: DiscordStandInOptions;
   client?: Partial<Pick<GitHubClientOptions, "timeoutMs" | "holdWhileLimited" | "sleep" | "random">>;
   deferAfterMs?: number;
+  /** The bot's bound on work in flight (default the core's). */
+  admission?: { maxActive?: number; maxQueued?: number };
   shortTtlSeconds?: number;
   /**
    * The app `/login` signs in to (GITHUB_OAUTH_CLIENT_ID and, when given, ..._SECRET); default the
@@ -184,6 +186,7 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
     replayGuard: createSharedReplayGuard(running.stores.coordination),
     logger,
     ...(options.deferAfterMs !== undefined ? { deferAfterMs: options.deferAfterMs } : {}),
+    ...(options.admission ? { admission: options.admission } : {}),
   });
   await bot.start();
   if (bot.transport === "http") await discord.setInteractionsEndpoint(`${bot.httpUrl}/interactions`);

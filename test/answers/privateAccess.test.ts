@@ -118,7 +118,11 @@ const tokens: TokenResolver = {
   forget: () => undefined,
 };
 
-describe("private code in the Scout (SPEC section 4)", () => {
+// The whole suite twice: the rules hold the same for answers held in the in-process tier.
+describe.each([
+  ["the store only", 0],
+  ["the in-process tier in front", 8 * 1024 * 1024],
+])("private code in the Scout (SPEC section 4), %s", (_name, hotTierBytes) => {
   let stores: Stores;
   let clock: number;
   let cache: AnswerCache;
@@ -147,6 +151,7 @@ describe("private code in the Scout (SPEC section 4)", () => {
       logger: silentLogger(),
       shortTtlMs: SHORT_TTL_MS,
       now: () => clock,
+      hotTierBytes,
     });
     github = new FakeGitHub();
   });

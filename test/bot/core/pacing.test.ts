@@ -1,0 +1,208 @@
+import { InteractionResponseType, type APIInteraction } from "discord-api-types/v10";
+import { describe, expect, it } from "vitest";
+import { Admission, BusyError } from "../../../src/bot/core/admission.js";
+import {
+  answerInTime,
+  deferWindowMs,
+  interactionAgeMs,
+  QUEUE_LIMIT_MS,
+} from "../../../src/bot/core/deferral.js";
+import { createInteractionCore } from "../../../src/bot/core/interactionCore.js";
+import { silentLogger } from "../../../src/logger.js";
+import { coreServices, echoCommand, recordingResponder, slashPayload } from "./recordingResponder.js";
+
+const DISCORD_EPOCH = 1_420_070_400_000;
+const idAt = (ms: number): string => String((BigInt(ms - DISCORD_EPOCH) << 22n) | 7n);
+
+/** A slash payload created `ageMs` ago. */
+function payloadAged(ageMs: number): APIInteraction {
+  return { ...slashPayload(), id: idAt(Date.now() - ageMs) } as APIInteraction;
+}
+
+describe("an interaction's age", () => {
+  it("is read from its snowflake id", () => {
+    const now = Date.UTC(2026, 10, 24, 12);
+    expect(interactionAgeMs(idAt(now - 1_234), now)).toBe(1_234);
+  });
+
+  it("reads as unknown (0) when it cannot be: in the future, past the token's 15 minutes, or no snowflake", () => {
+    const now = Date.UTC(2026, 10, 24, 12);
+    expect(interactionAgeMs(idAt(now + 5_000), now)).toBe(0);
+    expect(interactionAgeMs(idAt(now - 16 * 60_000), now)).toBe(0);
+    expect(interactionAgeMs("not-a-snowflake", now)).toBe(0);
+  });
+
+  it("shortens the window before deferring, and leaves none when late or busy", () => {
+    expect(deferWindowMs(0, 1_500, false)).toBe(1_500);
+    expect(deferWindowMs(400, 1_500, false)).toBe(1_500);
+    expect(deferWindowMs(600, 1_500, false)).toBe(0);
+    expect(deferWindowMs(100, 1_500, true)).toBe(0);
+    expect(deferWindowMs(0, 3_000, false)).toBe(2_000);
+  });
+});
+
+describe("the admission of work", () => {
+  it("hands slots out, queues in arrival order, refuses past the queue, and passes a freed slot on", async () => {
+    const admission = new Admission({ maxActive: 2, maxQueued: 1 });
+    const first = admission.enter();
+    const second = admission.enter();
+    const third = admission.enter();
+    expect([first?.kind, second?.kind, third?.kind]).toEqual(["now", "now", "queued"]);
+    expect(admission.enter()).toBeNull();
+    expect(admission.underPressure()).toBe(true);
+    if (first?.kind !== "now" || third?.kind !== "queued") throw new Error("unexpected entries");
+    first.release();
+    first.release(); // twice is once
+    const release = await third.slot;
+    expect(admission.activeCount()).toBe(2);
+    expect(admission.queuedCount()).toBe(0);
+    release();
+    if (second?.kind === "now") second.release();
+    expect(admission.activeCount()).toBe(0);
+    expect(admission.underPressure()).toBe(false);
+  });
+});
+
+describe("answering in time", () => {
+  const quick = async (): Promise<string> => "done";
+
+  it("answers a quick, fresh interaction without deferring", async () => {
+    const deferrals: string[] = [];
+    const result = await answerInTime(
+      { id: idAt(Date.now()), admission: new Admission({ maxActive: 4, maxQueued: 4 }), deferAfterMs: 1_500 },
+      quick,
+      async () => deferrals.push("defer"),
+    );
+    expect(result).toEqual({ value: "done", deferred: false });
+    expect(deferrals).toEqual([]);
+  });
+
+  it("defers before the work ends when the interaction arrived late", async () => {
+    const order: string[] = [];
+    const result = await answerInTime(
+      {
+        id: idAt(Date.now() - 800),
+        admission: new Admission({ maxActive: 4, maxQueued: 4 }),
+        deferAfterMs: 1_500,
+      },
+      async () => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        order.push("work done");
+        return "done";
+      },
+      async () => order.push("deferred"),
+    );
+    expect(result.deferred).toBe(true);
+    expect(order).toEqual(["deferred", "work done"]);
+  });
+
+  it("acknowledges a queued interaction at once, and starts its work only when a slot frees", async () => {
+    const admission = new Admission({ maxActive: 1, maxQueued: 4 });
+    const held = admission.enter();
+    const order: string[] = [];
+    const pending = answerInTime(
+      { id: idAt(Date.now()), admission, deferAfterMs: 1_500 },
+      async () => {
+        order.push("work");
+        return "done";
+      },
+      async () => order.push("deferred"),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(order).toEqual(["deferred"]);
+    if (held?.kind === "now") held.release();
+    await expect(pending).resolves.toEqual({ value: "done", deferred: true });
+    expect(order).toEqual(["deferred", "work"]);
+    expect(admission.activeCount()).toBe(0);
+  });
+
+  it("says the bot is busy, doing nothing else, when the queue is full", async () => {
+    const admission = new Admission({ maxActive: 1, maxQueued: 0 });
+    admission.enter();
+    let started = false;
+    const deferrals: string[] = [];
+    await expect(
+      answerInTime(
+        { id: idAt(Date.now()), admission, deferAfterMs: 1_500 },
+        async () => {
+          started = true;
+          return "done";
+        },
+        async () => deferrals.push("defer"),
+      ),
+    ).rejects.toEqual(new BusyError("full"));
+    expect(started).toBe(false);
+    expect(deferrals).toEqual([]);
+  });
+
+  it("says the bot was too busy when a queued interaction's turn comes too late to answer", async () => {
+    const admission = new Admission({ maxActive: 1, maxQueued: 4 });
+    const held = admission.enter();
+    let clock = Date.now();
+    const pending = answerInTime(
+      { id: idAt(clock), admission, deferAfterMs: 1_500, now: () => clock },
+      quick,
+      async () => undefined,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    clock += QUEUE_LIMIT_MS + 1_000;
+    if (held?.kind === "now") held.release();
+    await expect(pending).rejects.toMatchObject({ code: "busy", reason: "waitedTooLong" });
+    expect(admission.activeCount()).toBe(0);
+  });
+
+  it("gives the queue place back when the deferral of a queued interaction fails", async () => {
+    const admission = new Admission({ maxActive: 1, maxQueued: 4 });
+    const held = admission.enter();
+    await expect(
+      answerInTime({ id: idAt(Date.now()), admission, deferAfterMs: 1_500 }, quick, async () => {
+        throw Object.assign(new Error("Unknown interaction"), { code: 10062 });
+      }),
+    ).rejects.toMatchObject({ code: 10062 });
+    if (held?.kind === "now") held.release();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(admission.activeCount()).toBe(0);
+    expect(admission.queuedCount()).toBe(0);
+  });
+});
+
+describe("the core under a burst", () => {
+  it("acknowledges every interaction of a burst larger than its slots and queue, in time: answers, deferrals and 'busy'", async () => {
+    const core = createInteractionCore({
+      commands: new Map([["echo", echoCommand({ delayMs: 30 })]]),
+      services: coreServices(),
+      logger: silentLogger(),
+      deferAfterMs: 1_500,
+      maxActive: 4,
+      maxQueued: 8,
+    });
+    const burst = Array.from({ length: 20 }, () => {
+      const { responder, calls } = recordingResponder();
+      const acknowledged = new Promise<number>((resolve) => {
+        const respond = responder.respond.bind(responder);
+        const sent = Date.now();
+        responder.respond = (...args) => {
+          resolve(Date.now() - sent);
+          return respond(...args);
+        };
+      });
+      return { calls, acknowledged, done: core.handle(payloadAged(0), responder) };
+    });
+    await Promise.all(burst.map((one) => one.done));
+    const firstTypes = burst.map((one) => one.calls[0]?.kind === "respond" && one.calls[0].response.type);
+    const ackMs = await Promise.all(burst.map((one) => one.acknowledged));
+    // Every one was acknowledged, long before Discord's 3 seconds.
+    expect(Math.max(...ackMs)).toBeLessThan(500);
+    // The 8 queued were deferred at once and answered by an edit; the 8 past the queue read "busy".
+    const deferred = firstTypes.filter(
+      (type) => type === InteractionResponseType.DeferredChannelMessageWithSource,
+    );
+    expect(deferred.length).toBeGreaterThanOrEqual(8);
+    const busy = burst.filter((one) => JSON.stringify(one.calls).includes("more requests than it can take"));
+    expect(busy).toHaveLength(8);
+    for (const one of burst) {
+      const text = JSON.stringify(one.calls);
+      expect(text.includes("the answer") || text.includes("more requests than it can take")).toBe(true);
+    }
+  });
+});
