@@ -7,6 +7,7 @@ import type { DefaultTokenShare } from "../tokens/defaultTokenShare.js";
 import type { AnswerPrivacy } from "../format/privacy.js";
 import { MissingTokenError, type ResolvedToken, type TokenResolver } from "../tokens/tokenResolver.js";
 import { createPrivateAccess, listPrivacy, repositoryPrivacy } from "./privateAccess.js";
+import { createPublicAnswers, type PinnedKey } from "./publicAnswers.js";
 import { recordReader } from "./recordReader.js";
 import type { RecentRepositories } from "./recentRepositories.js";
 import type { Asker, Fetched, Scout } from "./scout.js";
@@ -70,6 +71,7 @@ export function createScout(options: {
     cache,
     defaultTokenAllowPrivate: options.defaultTokenAllowPrivate ?? false,
   });
+  const publicAnswers = createPublicAnswers({ cache, privateAccess });
 
   /**
    * Makes one upstream call with the resolved token. With the default token, the asker's server
@@ -106,58 +108,59 @@ export function createScout(options: {
   ): Promise<Fetched<T>> {
     const resolved = await tokens.resolve(asker);
     const { origin, fingerprint } = resolved;
-    // Checked before anything is stored: a refused answer never reaches the cache.
-    const admitted = async (ref: string | undefined): Promise<T> => {
-      const value = await upstream(asker, resolved, "graphql", (token) => read(token, ref));
-      privateAccess.admit(resolved, value.repository);
-      return value;
-    };
     const repo = repoArgs(args.repo);
     const ref = args.ref ?? "HEAD";
+    const pinnedKey = (oid: string): PinnedKey => ({
+      kind,
+      version: REPOSITORY_ANSWER_VERSION,
+      args: { ...repo, oid, path: args.path },
+    });
+    // Checked before anything is stored: a refused answer never reaches the cache. A public
+    // answer is shared with every token (./publicAnswers.ts).
+    const admitted = async (readRef: string | undefined, byRef: boolean): Promise<T> => {
+      const value = await upstream(asker, resolved, "graphql", (token) => read(token, readRef));
+      privateAccess.admit(resolved, value.repository);
+      await publicAnswers.publish(pinnedKey(value.commit.oid), value, byRef ? ref : undefined);
+      return value;
+    };
     const refRequest = { kind: "refs", fingerprint, args: { ...repo, ref } } as const;
     const givenOid = FULL_OID.test(ref);
-    const oid = givenOid ? ref.toLowerCase() : (await cache.peek<string>(refRequest))?.value;
-    const answer = oid
-      ? await cache.getOrFetch<T>({
-          kind,
-          fingerprint,
-          ttl: "pinned",
-          version: REPOSITORY_ANSWER_VERSION,
-          args: { ...repo, oid, path: args.path },
-          fetch: () =>
-            admitted(oid).catch((error: unknown) => {
-              // The commit id came from the cache, not from the user: name what they asked for.
-              if (!givenOid && error instanceof PathNotFoundError) {
-                throw new PathNotFoundError(args.repo, args.path, args.ref);
-              }
-              throw error;
-            }),
-        })
-      : await cache.getOrFetch<T>({
-          kind: `${kind}-by-ref`,
-          fingerprint,
-          ttl: "short",
-          version: REPOSITORY_ANSWER_VERSION,
-          args: { ...repo, ref, path: args.path },
-          fetch: async () => {
-            const value = await admitted(args.ref);
-            // One call answered two questions: remember both, each for as long as it holds.
-            await Promise.all([
-              cache.put({ ...refRequest, ttl: "short" }, value.commit.oid),
-              cache.put(
-                {
-                  kind,
-                  fingerprint,
-                  ttl: "pinned",
-                  version: REPOSITORY_ANSWER_VERSION,
-                  args: { ...repo, oid: value.commit.oid, path: args.path },
-                },
-                value,
-              ),
-            ]);
-            return value;
-          },
-        });
+    const oid = givenOid
+      ? ref.toLowerCase()
+      : ((await cache.peek<string>(refRequest))?.value ?? (await publicAnswers.refCommit(repo, ref)));
+    const shared = oid ? await sharedPinned<T>(pinnedKey(oid), resolved) : undefined;
+    const answer =
+      shared ??
+      (oid
+        ? await cache.getOrFetch<T>({
+            ...pinnedKey(oid),
+            fingerprint,
+            ttl: "pinned",
+            fetch: () =>
+              admitted(oid, false).catch((error: unknown) => {
+                // The commit id came from the cache, not from the user: name what they asked for.
+                if (!givenOid && error instanceof PathNotFoundError) {
+                  throw new PathNotFoundError(args.repo, args.path, args.ref);
+                }
+                throw error;
+              }),
+          })
+        : await cache.getOrFetch<T>({
+            kind: `${kind}-by-ref`,
+            fingerprint,
+            ttl: "short",
+            version: REPOSITORY_ANSWER_VERSION,
+            args: { ...repo, ref, path: args.path },
+            fetch: async () => {
+              const value = await admitted(args.ref, true);
+              // One call answered two questions: remember both, each for as long as it holds.
+              await Promise.all([
+                cache.put({ ...refRequest, ttl: "short" }, value.commit.oid),
+                cache.put({ ...pinnedKey(value.commit.oid), fingerprint, ttl: "pinned" }, value),
+              ]);
+              return value;
+            },
+          }));
     const privacy = await privateAccess.settle(
       resolved,
       args.repo,
@@ -166,6 +169,20 @@ export function createScout(options: {
     );
     recent.remember(fingerprint, answer.value.repository.nameWithOwner);
     return fetched(answer, origin, privacy);
+  }
+
+  /**
+   * A pinned answer already held: this token's own, else one of a public repository fetched with
+   * any token (served while the repository is still public, see ./publicAnswers.ts).
+   */
+  async function sharedPinned<T>(
+    key: PinnedKey,
+    resolved: ResolvedToken,
+  ): Promise<CachedAnswer<T> | undefined> {
+    return (
+      (await cache.peek<T>({ ...key, fingerprint: resolved.fingerprint })) ??
+      (await publicAnswers.pinned<T>(key, resolved))
+    );
   }
 
   return {

@@ -159,6 +159,53 @@ describe.each([
     await stores.close();
   });
 
+  it("shares a public repository's answer across tokens: a second server or a DM asks GitHub nothing", async () => {
+    const widgets = { owner: "demo", name: "widgets" };
+    const first = await scout().contents(IN_SERVER, { repo: widgets, path: "README.md" });
+    await settled();
+    const second = await scout().contents(IN_DM, { repo: widgets, path: "README.md" });
+    expect(second.value).toEqual(first.value);
+    expect(second.freshness.fromCache).toBe(true);
+    expect(second.privacy).toBeUndefined();
+    expect(github.calls).toEqual(["Contents"]);
+  });
+
+  it("serves the shared copy past the short TTL only once the asker's token saw the repository still public", async () => {
+    const widgets = { owner: "demo", name: "widgets" };
+    await scout().contents(IN_SERVER, { repo: widgets, path: "README.md" });
+    await settled();
+    clock += SHORT_TTL_MS + 1_000;
+    await scout().contents(IN_DM, { repo: widgets, ref: OID, path: "README.md" });
+    expect(github.calls).toEqual(["Contents", "RepositoryAccess"]);
+    // Seen public again: for the short TTL, every token is served without a check.
+    await settled();
+    await scout().contents({ guildId: "200", userId: "8" }, { repo: widgets, ref: OID, path: "README.md" });
+    expect(github.calls).toEqual(["Contents", "RepositoryAccess"]);
+  });
+
+  it("never serves the shared copy of a repository that turned private: the asker's token reads it anew", async () => {
+    const widgets = { owner: "demo", name: "widgets" };
+    await scout().contents(IN_SERVER, { repo: widgets, path: "README.md" });
+    await settled();
+    clock += SHORT_TTL_MS + 1_000;
+    github.visibility["demo/widgets"] = "PRIVATE";
+    // The default token reads public repositories only: now refused, although a public copy exists.
+    await expect(
+      scout().contents(IN_DM, { repo: widgets, ref: OID, path: "README.md" }),
+    ).rejects.toBeInstanceOf(PrivateRepositoryError);
+    expect(github.calls).toEqual(["Contents", "RepositoryAccess", "Contents"]);
+  });
+
+  it("never shares a private repository's answer with another token", async () => {
+    await scout(true).contents(IN_SERVER, { repo: SECRET, path: "SECRET.md" });
+    await settled();
+    github.revoked.add(DEFAULT.token);
+    await expect(
+      scout(true).contents(IN_DM, { repo: SECRET, ref: OID, path: "SECRET.md" }),
+    ).rejects.toBeInstanceOf(RepositoryNotFoundError);
+    expect(github.calls).toEqual(["Contents", "Contents"]);
+  });
+
   it("says which answers are private, and of which repository", async () => {
     const secret = await scout().contents(IN_SERVER, { repo: SECRET, path: "SECRET.md" });
     expect(secret.privacy).toEqual({

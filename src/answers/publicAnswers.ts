@@ -1,0 +1,90 @@
+import type { AnswerCache, CachedAnswer } from "../cache/answerCache.js";
+import type { RepositoryHeader } from "../github/types.js";
+import type { ResolvedToken } from "../tokens/tokenResolver.js";
+import { isPrivateRepository, type PrivateAccess } from "./privateAccess.js";
+
+/**
+ * The scope of answers every token may read: in place of a token's fingerprint in a cache key. A
+ * fingerprint is a keyed hash (never all zeros in practice), so no token's answers are ever here.
+ */
+export const PUBLIC_SCOPE = "00000000000000000000000000000000";
+
+/** Owner and name, lowercased (GitHub's names are case-insensitive): as in every key of the Scout. */
+export type RepoArgs = { owner: string; name: string };
+
+/** A pinned answer's request, as the Scout keys it (its token's fingerprint aside). */
+export interface PinnedKey {
+  kind: "blame" | "contents";
+  version: number;
+  args: { owner: string; name: string; oid: string; path: string };
+}
+
+/**
+ * Answers of public repositories, shared by every token (issue 12: three servers asking the same
+ * public blame paid three times). A public repository reads the same whatever the token: so an
+ * answer pinned to a commit is kept once more in the public scope, and the commit a branch of a
+ * public repository points to too (for the short TTL, as any branch). Private answers never leave
+ * their token's scope.
+ *
+ * A repository can turn private. A shared answer is served only while the repository was seen
+ * public within the short TTL (by any token: the `public-check` entry); past it, one cheap access
+ * read with the asker's own token checks it again (SPEC section 4, as for cached private answers).
+ */
+export interface PublicAnswers {
+  /** The commit `ref` of a public repository pointed to, seen by any token within the short TTL. */
+  refCommit(repo: RepoArgs, ref: string): Promise<string | undefined>;
+  /** The shared answer at a commit, if any and if the repository is still public (see above). */
+  pinned<T>(key: PinnedKey, resolved: ResolvedToken): Promise<CachedAnswer<T> | undefined>;
+  /** Shares a freshly fetched answer when its repository is public (and the commit of `ref`). */
+  publish(key: PinnedKey, value: { repository: RepositoryHeader }, ref?: string): Promise<void>;
+}
+
+/** Creates the shared scope over the answer cache (see {@link PublicAnswers}). */
+export function createPublicAnswers(options: {
+  cache: AnswerCache;
+  privateAccess: PrivateAccess;
+}): PublicAnswers {
+  const { cache, privateAccess } = options;
+  const checkRequest = (repo: RepoArgs) =>
+    ({ kind: "public-check", fingerprint: PUBLIC_SCOPE, args: { ...repo } }) as const;
+
+  /** Whether the repository is public, as seen within the short TTL or asked now with this token. */
+  async function stillPublic(repo: RepoArgs, resolved: ResolvedToken): Promise<boolean> {
+    if ((await cache.peek<boolean>(checkRequest(repo)))?.value === true) return true;
+    const access = await privateAccess.access(resolved, repo);
+    if (isPrivateRepository(access)) return false;
+    await cache.put({ ...checkRequest(repo), ttl: "short" }, true);
+    return true;
+  }
+
+  return {
+    async refCommit(repo, ref) {
+      return (
+        await cache.peek<string>({ kind: "public-refs", fingerprint: PUBLIC_SCOPE, args: { ...repo, ref } })
+      )?.value;
+    },
+    async pinned<T>(key: PinnedKey, resolved: ResolvedToken) {
+      const shared = await cache.peek<T>({ ...key, fingerprint: PUBLIC_SCOPE });
+      if (!shared) return undefined;
+      return (await stillPublic({ owner: key.args.owner, name: key.args.name }, resolved))
+        ? shared
+        : undefined;
+    },
+    async publish(key, value, ref) {
+      if (isPrivateRepository(value.repository)) return;
+      const repo = { owner: key.args.owner, name: key.args.name };
+      await Promise.all([
+        cache.put({ ...key, fingerprint: PUBLIC_SCOPE, ttl: "pinned" }, value),
+        cache.put({ ...checkRequest(repo), ttl: "short" }, true),
+        ...(ref !== undefined
+          ? [
+              cache.put(
+                { kind: "public-refs", fingerprint: PUBLIC_SCOPE, ttl: "short", args: { ...repo, ref } },
+                key.args.oid,
+              ),
+            ]
+          : []),
+      ]);
+    },
+  };
+}
