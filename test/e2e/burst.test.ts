@@ -16,7 +16,7 @@ describe("a burst of interactions", () => {
     // Slow GitHub: the four slots stay busy while the burst arrives.
     world().github.setLatency(250);
     const paths = [DEMO_PATHS.engine, DEMO_PATHS.readme, "src", "docs", ""];
-    const requests: InteractionRequest[] = Array.from({ length: 30 }, (_, index) =>
+    const requests = Array.from({ length: 30 }, (_, index): InteractionRequest =>
       index % 2 === 0
         ? {
             kind: "slash",
