@@ -7,7 +7,7 @@ import type { DefaultTokenShare } from "../tokens/defaultTokenShare.js";
 import type { AnswerPrivacy } from "../format/privacy.js";
 import { MissingTokenError, type ResolvedToken, type TokenResolver } from "../tokens/tokenResolver.js";
 import { createPrivateAccess, listPrivacy, repositoryPrivacy } from "./privateAccess.js";
-import { createPublicAnswers, type PinnedKey } from "./publicAnswers.js";
+import { createPublicAnswers, PUBLIC_SCOPE, type PinnedKey } from "./publicAnswers.js";
 import { recordReader } from "./recordReader.js";
 import type { RecentRepositories } from "./recentRepositories.js";
 import type { Asker, Fetched, Scout } from "./scout.js";
@@ -124,10 +124,36 @@ export function createScout(options: {
       return value;
     };
     const refRequest = { kind: "refs", fingerprint, args: { ...repo, ref } } as const;
+    /**
+     * The branch's commit expired. When this token knew where it was (`refs-last`) and the answer
+     * there is still held, one cheap read says where the branch is now: if it did not move, that
+     * answer is served without fetching it again. Otherwise the whole answer is fetched by ref, one
+     * call, as before.
+     */
+    const movedTo = async (request: typeof refRequest): Promise<string | undefined> => {
+      const last = (await cache.peek<string>({ ...request, kind: "refs-last" }))?.value;
+      if (!last) return undefined;
+      const held =
+        (await cache.peek({ ...pinnedKey(last), fingerprint })) ??
+        (await cache.peek({ ...pinnedKey(last), fingerprint: PUBLIC_SCOPE }));
+      if (!held) return undefined;
+      const now = await upstream(asker, resolved, "graphql", (token) =>
+        github.refCommit(token, { repo: args.repo, ...(args.ref !== undefined ? { ref: args.ref } : {}) }),
+      );
+      privateAccess.admit(resolved, now.repository);
+      await Promise.all([
+        cache.put({ ...request, ttl: "short" }, now.oid),
+        cache.put({ ...request, kind: "refs-last", ttl: "pinned" }, now.oid),
+        publicAnswers.publishRef(repo, ref, now.oid, now.repository),
+      ]);
+      return now.oid;
+    };
     const givenOid = FULL_OID.test(ref);
     const oid = givenOid
       ? ref.toLowerCase()
-      : ((await cache.peek<string>(refRequest))?.value ?? (await publicAnswers.refCommit(repo, ref)));
+      : ((await cache.peek<string>(refRequest))?.value ??
+        (await publicAnswers.refCommit(repo, ref)) ??
+        (await movedTo(refRequest)));
     const shared = oid ? await sharedPinned<T>(pinnedKey(oid), resolved) : undefined;
     const answer =
       shared ??
@@ -156,6 +182,7 @@ export function createScout(options: {
               // One call answered two questions: remember both, each for as long as it holds.
               await Promise.all([
                 cache.put({ ...refRequest, ttl: "short" }, value.commit.oid),
+                cache.put({ ...refRequest, kind: "refs-last", ttl: "pinned" }, value.commit.oid),
                 cache.put({ ...pinnedKey(value.commit.oid), fingerprint, ttl: "pinned" }, value),
               ]);
               return value;

@@ -1,5 +1,5 @@
 import type { AnswerCache, CachedAnswer } from "../cache/answerCache.js";
-import type { RepositoryHeader } from "../github/types.js";
+import type { RepositoryAccess, RepositoryHeader } from "../github/types.js";
 import type { ResolvedToken } from "../tokens/tokenResolver.js";
 import { isPrivateRepository, type PrivateAccess } from "./privateAccess.js";
 
@@ -37,6 +37,8 @@ export interface PublicAnswers {
   pinned<T>(key: PinnedKey, resolved: ResolvedToken): Promise<CachedAnswer<T> | undefined>;
   /** Shares a freshly fetched answer when its repository is public (and the commit of `ref`). */
   publish(key: PinnedKey, value: { repository: RepositoryHeader }, ref?: string): Promise<void>;
+  /** Shares where `ref` of a public repository points, freshly read. */
+  publishRef(repo: RepoArgs, ref: string, oid: string, facts: RepositoryAccess): Promise<void>;
 }
 
 /** Creates the shared scope over the answer cache (see {@link PublicAnswers}). */
@@ -57,6 +59,9 @@ export function createPublicAnswers(options: {
     return true;
   }
 
+  const putRef = (repo: RepoArgs, ref: string, oid: string): Promise<void> =>
+    cache.put({ kind: "public-refs", fingerprint: PUBLIC_SCOPE, ttl: "short", args: { ...repo, ref } }, oid);
+
   return {
     async refCommit(repo, ref) {
       return (
@@ -76,15 +81,12 @@ export function createPublicAnswers(options: {
       await Promise.all([
         cache.put({ ...key, fingerprint: PUBLIC_SCOPE, ttl: "pinned" }, value),
         cache.put({ ...checkRequest(repo), ttl: "short" }, true),
-        ...(ref !== undefined
-          ? [
-              cache.put(
-                { kind: "public-refs", fingerprint: PUBLIC_SCOPE, ttl: "short", args: { ...repo, ref } },
-                key.args.oid,
-              ),
-            ]
-          : []),
+        ...(ref !== undefined ? [putRef(repo, ref, key.args.oid)] : []),
       ]);
+    },
+    async publishRef(repo, ref, oid, facts) {
+      if (isPrivateRepository(facts)) return;
+      await Promise.all([cache.put({ ...checkRequest(repo), ttl: "short" }, true), putRef(repo, ref, oid)]);
     },
   };
 }

@@ -9,6 +9,7 @@ import { fetchContents } from "./operations/fetchContents.js";
 import { fetchContributors } from "./operations/fetchContributors.js";
 import { fetchRepositories } from "./operations/fetchRepositories.js";
 import { fetchRepositoryAccess } from "./operations/fetchRepositoryAccess.js";
+import { fetchRefCommit } from "./operations/fetchRefCommit.js";
 import { fetchRepositoryInfo } from "./operations/fetchRepositoryInfo.js";
 import { fetchViewer } from "./operations/fetchViewer.js";
 import type { Credentials, OperationDeps } from "./operations/operationDeps.js";
@@ -23,6 +24,7 @@ import type {
   RateLimitSnapshot,
   RepoRef,
   RepositoriesPage,
+  RefCommit,
   RepositoryAccess,
   RepositoryInfo,
   RepositorySort,
@@ -90,6 +92,11 @@ export interface GitHubClient {
    * @throws RepositoryNotFoundError when it cannot (missing, or access lost).
    */
   repositoryAccess(token: TokenUse, repo: RepoRef): Promise<RepositoryAccess>;
+  /**
+   * Where `ref` (default: the default branch) points now, and the repository's visibility: one
+   * cheap read, to tell whether a branch moved without fetching its answer again.
+   */
+  refCommit(token: TokenUse, args: { repo: RepoRef; ref?: string }): Promise<RefCommit>;
   /** Blame ranges and the file's text, pinned to the commit `ref` (default branch) resolved to. */
   blame(token: TokenUse, args: { repo: RepoRef; ref?: string; path: string }): Promise<BlameAnswer>;
   /** A folder's entries or a file's text, pinned likewise; `path` "" is the root. */
@@ -198,6 +205,8 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
       run("RepositoryInfo", token, (credentials) => fetchRepositoryInfo(deps, credentials, repo)),
     repositoryAccess: (token, repo) =>
       run("RepositoryAccess", token, (credentials) => fetchRepositoryAccess(deps, credentials, repo)),
+    refCommit: (token, args) =>
+      run("RefCommit", token, (credentials) => fetchRefCommit(deps, credentials, args)),
     blame: (token, args) => run("Blame", token, (credentials) => fetchBlame(deps, credentials, args)),
     contents: (token, args) =>
       run("Contents", token, (credentials) => fetchContents(deps, credentials, args)),

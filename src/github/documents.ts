@@ -33,6 +33,19 @@ export const REPOSITORY_ACCESS_QUERY = `query RepositoryAccess($owner: String!, 
   repository(owner: $owner, name: $name) { nameWithOwner isPrivate visibility } }`;
 
 /**
+ * The commit a ref points to now, and the repository's visibility: one point and no git data but
+ * the commit id. When the short-lived commit of a branch expires, this alone tells whether the
+ * branch moved; if not, the answer pinned to its commit is still good and is not fetched again.
+ */
+export const REF_COMMIT_QUERY = `query RefCommit($owner: String!, $name: String!, $expression: String!) {
+  repository(owner: $owner, name: $name) { nameWithOwner isPrivate visibility defaultBranchRef { name }
+    object(expression: $expression) { __typename ...CommitId
+      ... on Tag { target { __typename ...CommitId
+        ... on Tag { target { __typename ...CommitId
+          ... on Tag { target { __typename ...CommitId } } } } } } } } }
+fragment CommitId on Commit { oid }`;
+
+/**
  * How many annotated tags deep the Blame and Contents documents follow a tag to what it tags (a tag
  * may tag another tag). Real chains are one deep; the nesting of `... on Tag { target { ... } }` in
  * both documents below is exactly this deep (test/github/documents.test.ts checks it).
@@ -98,6 +111,7 @@ export const DOCUMENTS = {
   OwnerRepositories: OWNER_REPOSITORIES_QUERY,
   RepositoryInfo: REPOSITORY_INFO_QUERY,
   RepositoryAccess: REPOSITORY_ACCESS_QUERY,
+  RefCommit: REF_COMMIT_QUERY,
   Blame: BLAME_QUERY,
   Contents: CONTENTS_QUERY,
 } as const;

@@ -135,6 +135,20 @@ export const repositoryAccessDataSchema = z.object({
     .nullable(),
 });
 
+export const refCommitDataSchema = z.object({
+  repository: z
+    .object({
+      nameWithOwner: z.string(),
+      isPrivate: z.boolean(),
+      visibility: visibilitySchema,
+      defaultBranchRef: z.object({ name: z.string() }).nullable(),
+      object: z
+        .lazy(() => throughTags(z.object({ __typename: z.literal("Commit"), oid: z.string() })))
+        .nullable(),
+    })
+    .nullable(),
+});
+
 const blameRangeSchema = z.object({
   startingLine: int,
   endingLine: int,

@@ -184,3 +184,10 @@ export interface RepositoryAccess {
   isPrivate: boolean;
   visibility: RepositoryVisibility;
 }
+
+/** Where a ref points now, with the repository's visibility (the `RefCommit` document). */
+export interface RefCommit {
+  repository: RepositoryAccess;
+  /** The commit, through annotated tags. */
+  oid: string;
+}

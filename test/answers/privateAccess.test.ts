@@ -31,6 +31,8 @@ const SHORT_TTL_MS = 60_000;
 /** A GitHub that knows one repository per name and counts what it is asked, by operation. */
 class FakeGitHub {
   readonly calls: string[] = [];
+  /** The commit every branch points to (a push moves it). */
+  head = OID;
   visibility: Record<string, RepositoryVisibility> = { "demo/secret": "PRIVATE", "demo/widgets": "PUBLIC" };
   /** Tokens that lost access. */
   readonly revoked = new Set<string>();
@@ -62,13 +64,23 @@ class FakeGitHub {
           defaultBranch: "main",
         },
         commit: {
-          oid: OID,
-          url: `https://github.com/${name}/commit/${OID}`,
+          oid: args.ref && /^[0-9a-f]{40}$/.test(args.ref) ? args.ref : this.head,
+          url: `https://github.com/${name}/commit/${this.head}`,
           committedDate: "2025-01-01T00:00:00Z",
         },
         path: args.path,
         file: { kind: "text", text: "# The secret\n", byteSize: 13, isTruncated: false },
       };
+    },
+    refCommit: async (token: string, args: { repo: RepoRef; ref?: string }) => {
+      this.calls.push("RefCommit");
+      const visibility = this.#see(token, args.repo);
+      const repository = {
+        nameWithOwner: `${args.repo.owner}/${args.repo.name}`,
+        isPrivate: visibility !== "PUBLIC",
+        visibility,
+      };
+      return { repository, oid: this.head };
     },
     repositoryAccess: async (token: string, repo: RepoRef): Promise<RepositoryAccess> => {
       this.calls.push("RepositoryAccess");
@@ -203,6 +215,41 @@ describe.each([
     await expect(
       scout(true).contents(IN_DM, { repo: SECRET, ref: OID, path: "SECRET.md" }),
     ).rejects.toBeInstanceOf(RepositoryNotFoundError);
+    expect(github.calls).toEqual(["Contents", "Contents"]);
+  });
+
+  it("re-reads an expired branch alone: it did not move, so the answer held at its commit is served", async () => {
+    const widgets = { owner: "demo", name: "widgets" };
+    await scout().contents(IN_SERVER, { repo: widgets, path: "README.md" });
+    await settled();
+    clock += SHORT_TTL_MS + 1_000;
+    const again = await scout().contents(IN_SERVER, { repo: widgets, path: "README.md" });
+    expect(again.freshness.fromCache).toBe(true);
+    expect(github.calls).toEqual(["Contents", "RefCommit"]);
+    // Where the branch is was read again: for the short TTL, no more reads.
+    await settled();
+    await scout().contents(IN_SERVER, { repo: widgets, path: "README.md" });
+    expect(github.calls).toEqual(["Contents", "RefCommit"]);
+  });
+
+  it("fetches the answer at the branch's new commit when it moved", async () => {
+    const widgets = { owner: "demo", name: "widgets" };
+    await scout().contents(IN_SERVER, { repo: widgets, path: "README.md" });
+    await settled();
+    clock += SHORT_TTL_MS + 1_000;
+    github.head = "b".repeat(40);
+    const moved = await scout().contents(IN_SERVER, { repo: widgets, path: "README.md" });
+    expect(moved.value.commit.oid).toBe("b".repeat(40));
+    expect(moved.freshness.fromCache).toBe(false);
+    expect(github.calls).toEqual(["Contents", "RefCommit", "Contents"]);
+  });
+
+  it("fetches a path never read at once by ref, without a separate read of the branch", async () => {
+    const widgets = { owner: "demo", name: "widgets" };
+    await scout().contents(IN_SERVER, { repo: widgets, path: "README.md" });
+    await settled();
+    clock += SHORT_TTL_MS + 1_000;
+    await scout().contents(IN_SERVER, { repo: widgets, path: "docs" });
     expect(github.calls).toEqual(["Contents", "Contents"]);
   });
 

@@ -53,6 +53,7 @@ describe("GraphQL documents against GitHub's schema", () => {
   it.each([
     ["Blame", ["...BlameAtCommit", "...EntryAtCommit"]],
     ["Contents", ["...PinnedCommit"]],
+    ["RefCommit", ["...CommitId"]],
   ] as const)(
     "%s follows annotated tags exactly TAG_DEPTH deep, asking for the commit at each level",
     (name, fragments) => {

@@ -8,6 +8,7 @@ export const DOCUMENTS = {
   ownerRepositories: CLIENT_DOCUMENTS.OwnerRepositories,
   repositoryInfo: CLIENT_DOCUMENTS.RepositoryInfo,
   repositoryAccess: CLIENT_DOCUMENTS.RepositoryAccess,
+  refCommit: CLIENT_DOCUMENTS.RefCommit,
   blame: CLIENT_DOCUMENTS.Blame,
   contents: CLIENT_DOCUMENTS.Contents,
 } as const;

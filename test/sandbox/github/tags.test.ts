@@ -259,3 +259,24 @@ describe("tags of tags, trees and blobs", () => {
     ]);
   });
 });
+
+describe("RefCommit (where a ref points now) in the stand-in", () => {
+  it("answers a branch, HEAD and an annotated tag (through its target) with the commit git names", async () => {
+    const main = await revParse(widgetsGitDir, "main");
+    const tagged = await revParse(widgetsGitDir, `${DEMO_REFS.annotatedTag}^{commit}`);
+    const ask = (expression: string) =>
+      graphql(standIn, DOCUMENTS.refCommit, { owner: "demo", name: "widgets", expression });
+    const branch = await ask("main");
+    expect(branch.body.errors).toBeUndefined();
+    expect(branch.body.data.repository).toMatchObject({
+      nameWithOwner: "demo/widgets",
+      isPrivate: false,
+      visibility: "PUBLIC",
+      object: { __typename: "Commit", oid: main },
+    });
+    expect((await ask("HEAD")).body.data.repository.object.oid).toBe(main);
+    const tag = (await ask(DEMO_REFS.annotatedTag)).body.data.repository.object;
+    expect(tag).toMatchObject({ __typename: "Tag", target: { __typename: "Commit", oid: tagged } });
+    expect((await ask("no-such-branch")).body.data.repository.object).toBeNull();
+  });
+});

@@ -1,0 +1,45 @@
+import { refCommitDataSchema } from "../schemas.js";
+import type { RefCommit, RepoRef } from "../types.js";
+import { missingRepository, missingRevision, peeledCommit } from "./answerParts.js";
+import type { Credentials, OperationDeps } from "./operationDeps.js";
+
+/**
+ * The commit `ref` (default: `HEAD`, the default branch) points to now, and the repository's
+ * visibility (`RefCommit` document, one point). Fails as Blame and Contents fail for the ref: a
+ * missing repository, an empty one, a ref that names nothing or no commit.
+ */
+export async function fetchRefCommit(
+  deps: OperationDeps,
+  credentials: Credentials,
+  args: { repo: RepoRef; ref?: string },
+): Promise<RefCommit> {
+  const { repo } = args;
+  const expression = args.ref ?? "HEAD";
+  const { data, errors, context } = await deps.graphql.execute({
+    ...credentials,
+    operation: "RefCommit",
+    variables: { owner: repo.owner, name: repo.name, expression },
+    schema: refCommitDataSchema,
+  });
+  const repository = data.repository;
+  if (!repository) throw missingRepository(errors, repo, context);
+  if (!repository.object) {
+    throw missingRevision({
+      errors,
+      field: ["repository", "object"],
+      hasDefaultBranch: repository.defaultBranchRef !== null,
+      repo,
+      expression,
+      context,
+    });
+  }
+  const { commit } = peeledCommit(repository.object, { repo, expression, context });
+  return {
+    repository: {
+      nameWithOwner: repository.nameWithOwner,
+      isPrivate: repository.isPrivate,
+      visibility: repository.visibility,
+    },
+    oid: commit.oid,
+  };
+}
