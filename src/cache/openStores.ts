@@ -14,8 +14,6 @@ import {
   type GuardOptions,
 } from "./guardedStore.js";
 import { memoryBackend } from "./memoryBackend.js";
-import { redisBackend } from "./redisBackend.js";
-import { sqliteBackend } from "./sqliteBackend.js";
 import type { Backend } from "./storeBackend.js";
 
 /**
@@ -137,20 +135,34 @@ function memoize<T>(make: (namespace: string) => T): (namespace: string) => T {
  * background, the cache reads as empty meanwhile, and the vault throws a user-facing error.
  * @throws when a SQLite file cannot be opened (a data dir that cannot be written).
  */
+/**
+ * The backend the options name. Each is loaded only when used: the Redis client alone is about 9 MB
+ * of resident memory that a process on SQLite never needs, and SQLite's driver the reverse.
+ */
+async function openBackend(
+  options: OpenStoresOptions,
+  windowMs: number,
+  cacheMaxBytes: number,
+): Promise<Backend> {
+  if (options.memory) return memoryBackend(options.logger, windowMs, cacheMaxBytes);
+  if (options.redisUrl) {
+    const { redisBackend } = await import("./redisBackend.js");
+    return redisBackend(
+      options.redisUrl,
+      options.prefix ?? "reposcout",
+      options.logger,
+      windowMs,
+      options.redisConnectWaitMs ?? 3_000,
+    );
+  }
+  const { sqliteBackend } = await import("./sqliteBackend.js");
+  return sqliteBackend(options.dataDir, options.logger, windowMs);
+}
+
 export async function openStores(options: OpenStoresOptions): Promise<Stores> {
   const windowMs = options.outageWindowMs ?? 30_000;
   const cacheMaxBytes = options.cacheMaxBytes ?? DEFAULT_CACHE_MAX_BYTES;
-  const backend: Backend = options.memory
-    ? memoryBackend(options.logger, windowMs, cacheMaxBytes)
-    : options.redisUrl
-      ? await redisBackend(
-          options.redisUrl,
-          options.prefix ?? "reposcout",
-          options.logger,
-          windowMs,
-          options.redisConnectWaitMs ?? 3_000,
-        )
-      : await sqliteBackend(options.dataDir, options.logger, windowMs);
+  const backend = await openBackend(options, windowMs, cacheMaxBytes);
 
   let closed = false;
   const isClosed = (): boolean => closed;
