@@ -1,0 +1,73 @@
+/**
+ * Resident memory after READY with 1, 1,000 and 5,000 realistic servers (30 channels, 20 roles, 20
+ * emojis each), RepoScout beside the bare discord.js bot (Guilds intent, default caches), each in
+ * its own process against the local Discord. Alone: `npx tsx bench/load/memory.ts [--quick]`.
+ */
+import { startDiscordStandIn } from "../../src/sandbox/discord/index.js";
+import { DEMO_TOKEN, startGitHubStandIn } from "../../src/sandbox/github/index.js";
+import { rssMb, startBareBot, startRepoScout, type BotProcess, type StandInAddresses } from "./processes.js";
+
+/** Lets a process finish what READY set off (the bare bot's guild objects, timers) before sampling. */
+const SETTLE_MS = 2_000;
+
+async function afterReady(start: () => Promise<BotProcess>): Promise<number> {
+  const bot = await start();
+  try {
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    return rssMb(bot.pid);
+  } finally {
+    await bot.stop();
+  }
+}
+
+export async function benchMemory(quick = false): Promise<string[]> {
+  const counts = quick ? [1, 1_000] : [1, 1_000, 5_000];
+  const github = await startGitHubStandIn();
+  const lines: string[] = [];
+  const results: Array<{ guilds: number; repoScout: number; bare: number }> = [];
+  try {
+    for (const guilds of counts) {
+      // One hand-built server is always there; the others are generated.
+      const discord = await startDiscordStandIn({
+        generatedGuilds: { count: guilds - 1 },
+        identifyWindowMs: 0,
+        requestLog: "counts",
+      });
+      const at: StandInAddresses = {
+        discordApiUrl: discord.apiUrl,
+        botToken: discord.botToken,
+        publicKey: discord.publicKey,
+        githubRestUrl: github.restUrl,
+        githubGraphqlUrl: github.graphqlUrl,
+        githubToken: DEMO_TOKEN,
+      };
+      try {
+        const repoScout = await afterReady(() =>
+          startRepoScout(at, { ready: () => discord.waitForGatewaySession({ timeoutMs: 60_000 }) }),
+        );
+        const bare = await afterReady(() => startBareBot(at));
+        results.push({ guilds, repoScout, bare });
+        lines.push(
+          `RSS after READY, ${String(guilds).padStart(5)} servers:  RepoScout ${repoScout.toFixed(0)} MB  bare discord.js bot ${bare.toFixed(0)} MB  ratio ${(repoScout / bare).toFixed(2)}×`,
+        );
+      } finally {
+        await discord.close();
+      }
+    }
+  } finally {
+    await github.close();
+  }
+  const first = results[0]!;
+  const last = results[results.length - 1]!;
+  const per1000 = (value: (r: (typeof results)[number]) => number) =>
+    ((value(last) - value(first)) / (last.guilds - first.guilds)) * 1_000;
+  lines.push(
+    `memory per 1,000 servers:  RepoScout ${per1000((r) => r.repoScout).toFixed(1)} MB  bare bot ${per1000((r) => r.bare).toFixed(1)} MB  (goal: under 5 MB; before issue 12: about 59 MB)`,
+  );
+  return lines;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const line of await benchMemory(process.argv.includes("--quick"))) console.log(line);
+  process.exit(0);
+}

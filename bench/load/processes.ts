@@ -1,0 +1,158 @@
+/**
+ * The processes of the load figures: RepoScout as production runs it (its own process, `node
+ * --import tsx src/index.ts`, configured by environment only) and the bare discord.js bot beside it,
+ * both pointed at the stand-ins; and what /proc says of a process (resident memory, CPU time).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export interface BotProcess {
+  child: ChildProcess;
+  pid: number;
+  /** The interactions URL in HTTP mode. */
+  url: string | null;
+  /** What the process wrote to standard error (its warnings and errors, JSON lines for RepoScout). */
+  stderr: () => string;
+  stop(): Promise<void>;
+}
+
+/** A free TCP port on loopback. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+/** Resident memory of a process, in MB (VmRSS of /proc/<pid>/status). */
+export function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+  return kb / 1024;
+}
+
+/** CPU time a process used so far (user + system), in ms (/proc/<pid>/stat, in clock ticks of 10 ms). */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+function collect(child: ChildProcess): () => string {
+  let text = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    if (text.length < 4_000_000) text += String(chunk);
+  });
+  return () => text;
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 12_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** What RepoScout needs to reach the stand-ins. */
+export interface StandInAddresses {
+  discordApiUrl: string;
+  botToken: string;
+  publicKey: string;
+  githubRestUrl: string;
+  githubGraphqlUrl: string;
+  githubToken: string;
+}
+
+/**
+ * Starts RepoScout in its own process, gateway mode (or HTTP with `http`), and resolves once it
+ * serves: `/healthz` answers and, over the gateway, the gateway session is ready (`ready`).
+ */
+export async function startRepoScout(
+  at: StandInAddresses,
+  options: { http?: boolean; env?: Record<string, string>; ready?: () => Promise<void> } = {},
+): Promise<BotProcess> {
+  const port = await freePort();
+  const dataDir = await mkdtemp(join(tmpdir(), "reposcout-bench-load-"));
+  const child = spawn(process.execPath, ["--import", "tsx", "src/index.ts"], {
+    cwd: fileURLToPath(new URL("../..", import.meta.url)),
+    env: {
+      PATH: process.env.PATH ?? "",
+      DISCORD_TOKEN: at.botToken,
+      DISCORD_API_URL: at.discordApiUrl,
+      HTTP_PORT: String(port),
+      GITHUB_API_URL: at.githubRestUrl,
+      GITHUB_GRAPHQL_URL: at.githubGraphqlUrl,
+      GITHUB_TOKEN: at.githubToken,
+      TOKEN_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      ...(options.http ? { DISCORD_PUBLIC_KEY: at.publicKey } : {}),
+      ...options.env,
+    },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const stderr = collect(child);
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const healthy = await fetch(`${base}/healthz`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (healthy) break;
+    if (Date.now() > deadline || child.exitCode !== null) {
+      throw new Error(`RepoScout did not start: ${stderr().slice(-2_000)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await options.ready?.();
+  return {
+    child,
+    pid: child.pid!,
+    url: options.http ? `${base}/interactions` : null,
+    stderr,
+    async stop() {
+      await stopChild(child);
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Starts the bare discord.js bot (./bareBot.ts): over the gateway, or as an HTTP endpoint. */
+export async function startBareBot(
+  at: StandInAddresses,
+  options: { http?: boolean } = {},
+): Promise<BotProcess> {
+  const port = options.http ? await freePort() : 0;
+  const args = [at.discordApiUrl, at.botToken, ...(options.http ? ["http", String(port)] : [])];
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", fileURLToPath(new URL("./bareBot.ts", import.meta.url)), ...args],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  const stderr = collect(child);
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on("data", (chunk: Buffer) => {
+      if (String(chunk).includes("ready")) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`the bare bot exited ${code}: ${stderr().slice(-2_000)}`)));
+  });
+  return {
+    child,
+    pid: child.pid!,
+    url: options.http ? `http://127.0.0.1:${port}/` : null,
+    stderr,
+    stop: () => stopChild(child),
+  };
+}
