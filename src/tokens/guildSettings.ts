@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import type { DurableStore } from "../cache/guardedStore.js";
 import { UserFacingError } from "../errors.js";
 import type { Logger } from "../logger.js";
@@ -66,16 +67,36 @@ function snapshotOf(record: SettingsRecord): GuildSettingsSnapshot {
   };
 }
 
+/** How long a read of a server's settings is trusted before the store is asked again. */
+export const REMEMBER_MS = 10_000;
+
 /**
  * Creates the server settings over the durable `settings` namespace (`stores.durable("settings")`).
  * A failed read gives the defaults (threads off, private answers to the asker only): answering in
  * place and privately is always possible, so unlike the vault, nothing is lost or leaked by it. The
  * store's own outage reporter warns about the failure; this adds a debug line per read.
  */
-export function createGuildSettings(store: DurableStore, logger?: Logger): GuildSettings {
+export function createGuildSettings(
+  store: DurableStore,
+  logger?: Logger,
+  now: () => number = Date.now,
+): GuildSettings {
+  // Every answer reads its server's thread setting: a read is trusted for a few seconds, so a burst
+  // does not read the store once per interaction. A change made here is seen here at once; one made
+  // by another process on the same store, within REMEMBER_MS. (Whether private answers may go in
+  // the channel is read fresh each time: it is asked only for private answers, and widens who
+  // reads private code.)
+  const remembered = new LRUCache<string, { snapshot: GuildSettingsSnapshot; readAt: number }>({
+    max: 10_000,
+  });
+
   async function readOrDefaults(guildId: string, what: string): Promise<GuildSettingsSnapshot> {
+    const known = remembered.get(guildId);
+    if (known && now() - known.readAt < REMEMBER_MS) return known.snapshot;
     try {
-      return snapshotOf(asRecord(await store.get(guildId)));
+      const snapshot = snapshotOf(asRecord(await store.get(guildId)));
+      remembered.set(guildId, { snapshot, readAt: now() });
+      return snapshot;
     } catch (error) {
       logger?.debug({ guildId, err: error }, `guild settings unreadable: ${what}`);
       return snapshotOf({});
@@ -85,8 +106,11 @@ export function createGuildSettings(store: DurableStore, logger?: Logger): Guild
   async function change(guildId: string, fields: Partial<SettingsRecord>): Promise<void> {
     try {
       const record = asRecord(await store.get(guildId));
-      await store.set(guildId, { ...record, ...fields, updatedAt: new Date().toISOString() });
+      const next = { ...record, ...fields, updatedAt: new Date().toISOString() };
+      await store.set(guildId, next);
+      remembered.set(guildId, { snapshot: snapshotOf(next), readAt: now() });
     } catch (error) {
+      remembered.delete(guildId);
       logger?.error({ guildId, err: error }, "guild settings: write failed");
       throw new SettingsStoreUnavailableError({ cause: error });
     }
@@ -101,7 +125,16 @@ export function createGuildSettings(store: DurableStore, logger?: Logger): Guild
       await change(guildId, { threads: enabled });
     },
     async getPrivateAnswersInChannel(guildId) {
-      return (await readOrDefaults(guildId, "private answers to the asker only")).privateAnswersInChannel;
+      // Asked only for a private answer, and it widens who reads private code: always read fresh.
+      try {
+        return snapshotOf(asRecord(await store.get(guildId))).privateAnswersInChannel;
+      } catch (error) {
+        logger?.debug(
+          { guildId, err: error },
+          "guild settings unreadable: private answers to the asker only",
+        );
+        return false;
+      }
     },
     async setPrivateAnswersInChannel(guildId, inChannel) {
       await change(guildId, { privateAnswersInChannel: inChannel });

@@ -7,7 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStores } from "../../src/cache/openStores.js";
 import { silentLogger } from "../../src/logger.js";
 import { fingerprintKeyFrom, loadFingerprintKey, tokenFingerprint } from "../../src/tokens/fingerprint.js";
-import { SettingsStoreUnavailableError, createGuildSettings } from "../../src/tokens/guildSettings.js";
+import {
+  REMEMBER_MS,
+  SettingsStoreUnavailableError,
+  createGuildSettings,
+} from "../../src/tokens/guildSettings.js";
 import { loadOrCreateSandboxKey } from "../../src/tokens/keyFile.js";
 import { MissingTokenError, createTokenResolver } from "../../src/tokens/tokenResolver.js";
 import { TokenStoreUnavailableError, createTokenVault } from "../../src/tokens/tokenVault.js";
@@ -236,9 +240,13 @@ describe("guild settings", () => {
 
   it("read as threads off when the store fails, and say so when saving fails", async () => {
     const stores = await openStores({ dataDir: "unused", memory: true, logger: silentLogger() });
-    const settings = createGuildSettings(stores.durable("settings"), silentLogger());
+    let clock = Date.now();
+    const settings = createGuildSettings(stores.durable("settings"), silentLogger(), () => clock);
     await settings.setThreads(GUILD, true);
     await stores.close();
+    // What was read or written last is trusted for REMEMBER_MS; past it, the failed store reads as off.
+    expect(await settings.getThreads(GUILD)).toBe(true);
+    clock += REMEMBER_MS;
     expect(await settings.getThreads(GUILD)).toBe(false);
     await expect(settings.setThreads(GUILD, true)).rejects.toBeInstanceOf(SettingsStoreUnavailableError);
   });
@@ -254,5 +262,37 @@ describe("guild settings", () => {
     expect(sentenceOf(error)).toMatch(/cannot read this server's settings/);
     const saving = await settings.setPrivateAnswersInChannel(GUILD, false).catch((thrown: unknown) => thrown);
     expect(sentenceOf(saving)).toMatch(/cannot save this server's settings/);
+  });
+});
+
+describe("guild settings under load", () => {
+  it("read the thread setting from the store once per REMEMBER_MS, and see a change made here at once", async () => {
+    const stores = await openStores({ dataDir: "unused", memory: true, logger: silentLogger() });
+    const durable = stores.durable("settings");
+    let reads = 0;
+    const counted = {
+      ...durable,
+      get: (key: string) => {
+        reads++;
+        return durable.get(key);
+      },
+    };
+    let clock = Date.now();
+    const settings = createGuildSettings(counted, silentLogger(), () => clock);
+    try {
+      for (let i = 0; i < 50; i++) expect(await settings.getThreads(GUILD)).toBe(false);
+      expect(reads).toBe(1);
+      await settings.setThreads(GUILD, true);
+      expect(await settings.getThreads(GUILD)).toBe(true);
+      clock += REMEMBER_MS;
+      expect(await settings.getThreads(GUILD)).toBe(true);
+      // The private-answers setting is read fresh every time.
+      const before = reads;
+      await settings.getPrivateAnswersInChannel(GUILD);
+      await settings.getPrivateAnswersInChannel(GUILD);
+      expect(reads).toBe(before + 2);
+    } finally {
+      await stores.close();
+    }
   });
 });
