@@ -1,4 +1,5 @@
-import { randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
+import { LRUCache } from "lru-cache";
 
 /**
  * Button state behind a short key. A custom id holds at most 100 characters, and a repository
@@ -18,12 +19,26 @@ export interface TtlStore {
   set(key: string, value: unknown, ttlMs: number): Promise<unknown>;
 }
 
+/** A state stored this recently is not stored again (the store may have evicted it since: not for long). */
+const REWRITE_AFTER_MS = 10 * 60_000;
+
 /** Buttons stay usable for a week; after that the core says the button has expired. */
 export const BUTTON_STATE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 /**
+ * The key of a state: derived from its content (72 bits of its SHA-256), so that the same answer
+ * asked again (a burst of people asking one question) has the same buttons and costs no new write.
+ * A key says nothing a press could abuse: the state is what the buttons show, and a press is
+ * answered with the presser's own token, as any command.
+ */
+export function stateKey(state: unknown): string {
+  return createHash("sha256").update(JSON.stringify(state)).digest("base64url").slice(0, 12);
+}
+
+/**
  * Creates a button-state store over a TTL store. A failed write falls back to process memory, so a
- * store outage makes buttons shorter-lived, never breaks an answer.
+ * store outage makes buttons shorter-lived, never breaks an answer. A state this process stored
+ * within the last ten minutes is not stored again.
  */
 export function createButtonStateStore(
   store: TtlStore | null,
@@ -37,12 +52,16 @@ export function createButtonStateStore(
     }
     memory.set(key, { state, expires: Date.now() + ttlMs });
   };
+  const written = new LRUCache<string, number>({ max: 10_000 });
   return {
     async put(state) {
-      const key = randomBytes(9).toString("base64url");
+      const key = stateKey(state);
+      const at = written.get(key);
+      if (at !== undefined && Date.now() - at < Math.min(ttlMs / 2, REWRITE_AFTER_MS)) return key;
       if (store) {
         try {
           await store.set(key, state, ttlMs);
+          written.set(key, Date.now());
           return key;
         } catch {
           // fall through to memory

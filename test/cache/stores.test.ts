@@ -193,6 +193,28 @@ describe("the ephemeral view of the cache", () => {
   });
 });
 
+describe("button state under load", () => {
+  it("gives the same answer's buttons the same key, stored once", async () => {
+    const writes: string[] = [];
+    const data = new Map<string, unknown>();
+    const state = createButtonStateStore({
+      get: async (key) => data.get(key),
+      set: async (key, value) => {
+        writes.push(key);
+        data.set(key, value);
+      },
+    });
+    const first = await state.put({ repo: "demo/widgets", page: 2 });
+    const again = await state.put({ repo: "demo/widgets", page: 2 });
+    const other = await state.put({ repo: "demo/widgets", page: 3 });
+    expect(again).toBe(first);
+    expect(other).not.toBe(first);
+    expect(first).toMatch(/^[A-Za-z0-9_-]{12}$/);
+    expect(writes).toEqual([first, other]);
+    expect(await state.get(first)).toEqual({ repo: "demo/widgets", page: 2 });
+  });
+});
+
 describe("the ETag store", () => {
   it("keeps entries, hashes long keys and ignores malformed ones", async () => {
     const stores = await openStores({ dataDir: "unused", memory: true, logger: silentLogger() });
