@@ -80,11 +80,17 @@ export interface StandInAddresses {
  */
 export async function startRepoScout(
   at: StandInAddresses,
-  options: { http?: boolean; env?: Record<string, string>; ready?: () => Promise<void> } = {},
+  options: {
+    http?: boolean;
+    env?: Record<string, string>;
+    ready?: () => Promise<void>;
+    /** Node's own flags, such as `--cpu-prof` (a profile is written when the process exits). */
+    nodeArgs?: string[];
+  } = {},
 ): Promise<BotProcess> {
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), "reposcout-bench-load-"));
-  const child = spawn(process.execPath, ["--import", "tsx", "src/index.ts"], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", "tsx", "src/index.ts"], {
     cwd: fileURLToPath(new URL("../..", import.meta.url)),
     env: {
       PATH: process.env.PATH ?? "",
