@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: prints RepoScout's speed figures. Numbers only, never assertions: a busy machine
- * makes them move, and a test that fails on a slow run teaches nothing.
+ * makes them move, and a test that fails on a slow run teaches nothing. `npm run bench -- --quick`
+ * runs the load figures only, in a short form, for development.
  */
 import { benchCacheBound } from "./cache-bound.js";
 import { benchEndToEnd } from "./end-to-end.js";
@@ -8,15 +9,21 @@ import { benchFormatBlame } from "./format-blame.js";
 import { benchSignIn } from "./signin.js";
 import { benchStandinBlame } from "./standin-blame.js";
 import { benchTwoProcesses } from "./two-processes.js";
+import { loadSections } from "./load/index.js";
 
-const sections: Array<[string, () => Promise<string[]>]> = [
-  ["GitHub stand-in", benchStandinBlame],
-  ["Formatting", benchFormatBlame],
-  ["Cache bound (LRU bookkeeping)", benchCacheBound],
-  ["End to end (real discord.js client, both stand-ins)", benchEndToEnd],
-  ["Sign-in (user-token vault, sandbox /login)", benchSignIn],
-  ["Many processes on one Redis (real processes, HTTP, round robin)", benchTwoProcesses],
-];
+const quick = process.argv.includes("--quick");
+
+const sections: Array<[string, () => Promise<string[]>]> = quick
+  ? loadSections(true)
+  : [
+      ["GitHub stand-in", benchStandinBlame],
+      ["Formatting", benchFormatBlame],
+      ["Cache bound (LRU bookkeeping)", benchCacheBound],
+      ["End to end (real discord.js client, both stand-ins)", benchEndToEnd],
+      ["Sign-in (user-token vault, sandbox /login)", benchSignIn],
+      ["Many processes on one Redis (real processes, HTTP, round robin)", benchTwoProcesses],
+      ...loadSections(false),
+    ];
 
 for (const [title, run] of sections) {
   console.log(`\n== ${title}`);
