@@ -9,7 +9,7 @@ const timeouts = { testTimeout: 20_000, hookTimeout: 60_000 };
  * presser alone (privacy), threads started from a reply read back (router), buttons (privacy),
  * modals (token), autocomplete, errors (router), sign-in's later edit and a stop while it waits
  * (login), the entry point's choice and a stop while answering (lifecycle), acknowledgements
- * under a burst (burst). The others (what a
+ * under a burst (burst), readiness and metrics (operations). The others (what a
  * command answers) run the same core over either transport and run over the gateway only, which
  * keeps the HTTP pass to about a third of the end-to-end time. A file in a first response
  * (multipart) and every refusal of the endpoint are in test/bot/http. REPOSCOUT_E2E_TRANSPORT=http
@@ -24,6 +24,7 @@ const HTTP_PASS = [
   "logLeaks",
   "lifecycle",
   "burst",
+  "operations",
 ].map((name) => `test/e2e/${name}.test.ts`);
 
 const E2E = "test/e2e/**/*.test.ts";

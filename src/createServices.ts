@@ -1,4 +1,7 @@
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { BotMetrics } from "./metrics/botMetrics.js";
+import { projectRoot } from "./projectRoot.js";
 import { createButtonStateStore } from "./bot/buttonState.js";
 import type { Services, TokenAdminService } from "./bot/services.js";
 import { createLatestOnly } from "./answers/latestOnly.js";
@@ -42,7 +45,7 @@ export class TokenRejectedError extends UserFacingError {
 
 /** RepoScout's version, from package.json, for the GitHub User-Agent. */
 export const VERSION: string = (
-  JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
+  JSON.parse(readFileSync(join(projectRoot(), "package.json"), "utf8")) as { version: string }
 ).version;
 
 /**
@@ -53,11 +56,24 @@ export function hotTierBytes(cacheMaxMb: number): number {
   return Math.min(64, cacheMaxMb / 8) * 1024 * 1024;
 }
 
+const countCall =
+  (metrics: BotMetrics) =>
+  (operation: string, status: string): void =>
+    metrics.githubCalls.inc({ operation, status });
+const countLookup =
+  (metrics: BotMetrics) =>
+  (kind: string, result: "hit" | "miss"): void =>
+    metrics.cacheLookups.inc({ kind, result });
+
 export interface RunningServices {
   services: Services;
   github: GitHubClient;
   vault: TokenVault;
   stores: Stores;
+  /** The keyed fingerprint of a token (never the token), as cache keys and budgets use it. */
+  fingerprint(token: string): string;
+  /** The default token's budget left, by resource, as GitHub last said (`/metrics`). */
+  defaultBudget(): Array<{ resource: string; remaining: number; limit: number }>;
   /** Closes the stores. */
   close(): Promise<void>;
 }
@@ -84,6 +100,8 @@ export async function createServices(
      * its links on github.com while its stand-in serves the sign-in on its own address.
      */
     signInWebUrl?: string;
+    /** Where cache lookups and GitHub calls are counted (`GET /metrics`). */
+    metrics?: BotMetrics;
   } = {},
 ): Promise<RunningServices> {
   const stores = await openStores({
@@ -132,6 +150,7 @@ export async function createServices(
     conditionalStore: createEtagStore(stores.cache("etags")),
     // A person's own token that GitHub refuses ends their sign-in, and they read so.
     onUnauthorized: (refused) => userTokens.refused(refused),
+    ...(options.metrics ? { onCall: countCall(options.metrics) } : {}),
     // Several processes on one Redis: a secondary limit or a lockout one meets holds them all.
     ...(stores.coordination.shared ? { holds: storeHolds(stores.cache("rate-holds")) } : {}),
     ...options.client,
@@ -156,6 +175,7 @@ export async function createServices(
     ...(options.cacheNow ? { now: options.cacheNow } : {}),
     coordination: stores.coordination,
     hotTierBytes: hotTierBytes(config.cache.maxMb),
+    ...(options.metrics ? { onLookup: countLookup(options.metrics) } : {}),
   });
   // Shared by every process on one Redis (a repository read through one is suggested by all).
   const recent = stores.coordination.shared
@@ -221,5 +241,12 @@ export async function createServices(
     lookups: createLatestOnly(),
     now: options.now ?? (() => new Date()),
   };
-  return { services, github, vault, stores, close: () => stores.close() };
+  const defaultBudget = (): Array<{ resource: string; remaining: number; limit: number }> =>
+    defaultFingerprint
+      ? ["graphql", "core"].flatMap((resource) => {
+          const seen = github.rateLimit(defaultFingerprint, resource);
+          return seen ? [{ resource, remaining: seen.remaining, limit: seen.limit }] : [];
+        })
+      : [];
+  return { services, github, vault, stores, fingerprint, defaultBudget, close: () => stores.close() };
 }

@@ -8,13 +8,17 @@ import { createBot } from "./bot/bot.js";
 import { createSharedReplayGuard } from "./bot/http/replayGuard.js";
 import { loadCommands } from "./bot/loadCommands.js";
 import { createServices } from "./createServices.js";
+import { createBotMetrics } from "./metrics/botMetrics.js";
+import { MISSING_DISCORD_TOKEN, startWarnings } from "./startWarnings.js";
 
 /** Hard ceiling for a graceful stop (SPEC: exit 0 within 10 seconds). */
 const STOP_DEADLINE_MS = 10_000;
 
 async function runBot(config: Config, logger: Logger): Promise<void> {
+  for (const warning of startWarnings(config)) logger.warn(warning);
   const commands = await loadCommands();
-  const services = await createServices(config, logger);
+  const metrics = createBotMetrics();
+  const services = await createServices(config, logger, { metrics });
   // HTTP mode when DISCORD_PUBLIC_KEY is set (no gateway connection), else the gateway shards
   // DISCORD_SHARDS names; HTTP_PORT also serves /healthz in gateway mode (SPEC section 5).
   const bot = createBot({
@@ -28,6 +32,17 @@ async function runBot(config: Config, logger: Logger): Promise<void> {
     logger,
     // Requests already taken are remembered where every process behind the load balancer sees them.
     replayGuard: createSharedReplayGuard(services.stores.coordination),
+    metrics,
+    metricsSources: { defaultBudget: services.defaultBudget },
+    // Ready only while the stores answer (a read of the settings, within the store's own timeout).
+    storesAnswer: () =>
+      services.stores
+        .durable("settings")
+        .get("readyz")
+        .then(
+          () => true,
+          () => false,
+        ),
   });
   let stopping = false;
   const stop = async (signal: string): Promise<void> => {
@@ -40,7 +55,9 @@ async function runBot(config: Config, logger: Logger): Promise<void> {
     }, STOP_DEADLINE_MS);
     forced.unref();
     try {
-      await bot.stop(STOP_DEADLINE_MS - 1_500);
+      // The drain, then at most 1 s to tell those still waiting that the bot restarts, then the
+      // stores: all within the 10 s (a GitHub call may take 10 s itself: it is not waited out).
+      await bot.stop(STOP_DEADLINE_MS - 2_500);
       await services.close();
     } catch (error) {
       logger.error({ err: error }, "error while stopping");
@@ -68,6 +85,12 @@ async function main(): Promise<void> {
     throw error;
   }
   if (!config.discord.token) {
+    // Under a process manager or in a container (no terminal), a missing token is an error, not
+    // a reason to start the sandbox and exit 0 as if all went well.
+    if (!process.stdin.isTTY) {
+      console.error(MISSING_DISCORD_TOKEN);
+      process.exit(1);
+    }
     const { runSandboxChat } = await import("./sandbox/chat.js");
     process.exit(await runSandboxChat(config));
   }

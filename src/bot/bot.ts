@@ -1,5 +1,6 @@
-import { Events, REST } from "discord.js";
+import { Events, REST, Status } from "discord.js";
 import type { Logger } from "../logger.js";
+import type { BotMetrics, MetricsSources } from "../metrics/botMetrics.js";
 import type { CommandModule } from "./commandModule.js";
 import { createInteractionCore, type InteractionCore } from "./core/interactionCore.js";
 import { restResponder, type DiscordRest } from "./core/responder.js";
@@ -9,6 +10,9 @@ import { createInteractionsEndpoint } from "./http/interactionsEndpoint.js";
 import { createMemoryReplayGuard, type ReplayGuard } from "./http/replayGuard.js";
 import { createSignatureVerifier } from "./http/signature.js";
 import type { Services } from "./services.js";
+
+/** How long a stop waits for Discord to take the "restarting" edits of unfinished interactions. */
+const ABANDON_MS = 1_000;
 
 /** How interactions reach this process (SPEC section 5). */
 export type Transport = "gateway" | "http";
@@ -43,6 +47,12 @@ export interface BotOptions {
   deferAfterMs?: number;
   /** The bound on work in flight (see the core's MAX_ACTIVE and MAX_QUEUED). */
   admission?: { maxActive?: number; maxQueued?: number };
+  /** Where the bot counts what it does (`GET /metrics`); absent: no metrics route. */
+  metrics?: BotMetrics & { setSources(sources: MetricsSources): void };
+  /** What the metrics' gauges read beside the shards (the default token's budget). */
+  metricsSources?: MetricsSources;
+  /** Whether the stores answer, for `GET /readyz` (absent: not checked). */
+  storesAnswer?: () => Promise<boolean>;
   /** HTTP mode: where requests already taken are remembered (default: this process's memory). */
   replayGuard?: ReplayGuard;
 }
@@ -60,6 +70,7 @@ export function createBot(options: BotOptions): Bot {
     logger,
     ...(options.deferAfterMs !== undefined ? { deferAfterMs: options.deferAfterMs } : {}),
     ...options.admission,
+    ...(options.metrics ? { metrics: options.metrics } : {}),
   });
   const interactionsRest = new REST({
     api: options.apiUrl,
@@ -79,16 +90,40 @@ export function createBot(options: BotOptions): Bot {
     bot: client?.rest ?? new REST({ api: options.apiUrl }).setToken(options.token),
     interactions: interactionsRest,
   };
-  rest.bot.on("rateLimited", (info) =>
-    logger.warn(
-      { route: info.route, retryAfter: info.retryAfter, global: info.global },
-      "discord rate limit",
-    ),
-  );
+  for (const restClient of [rest.bot, rest.interactions]) {
+    restClient.on("rateLimited", (info) => {
+      options.metrics?.discordRateLimited.inc({ global: String(info.global) });
+      logger.warn(
+        { route: info.route, retryAfter: info.retryAfter, global: info.global },
+        "discord rate limit",
+      );
+    });
+  }
+  let serving = false;
+  const shards = (): Array<{ id: number; ready: boolean; pingMs: number }> =>
+    client
+      ? client.ws.shards.map((shard) => ({
+          id: shard.id,
+          ready: shard.status === Status.Ready,
+          pingMs: shard.ping,
+        }))
+      : [];
+  options.metrics?.setSources({ ...options.metricsSources, shards });
+  /** `GET /readyz`: the gateway's shards ready (or the HTTP endpoint serving) and the stores answering. */
+  const readiness = async (): Promise<Record<string, boolean>> => {
+    const checks: Record<string, boolean> = {};
+    if (client)
+      checks.gateway = client.isReady() && shards().length > 0 && shards().every((shard) => shard.ready);
+    else checks.interactions = serving;
+    if (options.storesAnswer) checks.stores = await options.storesAnswer();
+    return checks;
+  };
   const server: BotHttpServer | null =
     transport === "http" || options.httpPort !== undefined
       ? createBotHttpServer({
           logger,
+          readiness,
+          ...(options.metrics ? { metrics: options.metrics.registry } : {}),
           ...(options.publicKey
             ? {
                 interactions: createInteractionsEndpoint({
@@ -112,6 +147,7 @@ export function createBot(options: BotOptions): Bot {
     async start() {
       if (server) {
         const port = await server.listen(options.httpPort ?? 0, options.httpHost);
+        serving = transport === "http";
         logger.info({ port, transport }, "HTTP server listening");
       }
       if (client) {
@@ -127,10 +163,17 @@ export function createBot(options: BotOptions): Bot {
         );
       }
     },
-    async stop(drainMs = 9_000) {
+    async stop(drainMs = 7_500) {
+      serving = false;
       core.stop();
       const drained = await core.drain(drainMs);
-      if (!drained) logger.warn({ inFlight: core.inFlight() }, "stopping with interactions still in flight");
+      if (!drained) {
+        const told = await core.abandonInFlight(ABANDON_MS);
+        logger.warn(
+          { inFlight: told },
+          "stopping with interactions still in flight: their askers were told the bot is restarting",
+        );
+      }
       await client?.destroy();
       await server?.close();
     },

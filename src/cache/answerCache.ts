@@ -143,6 +143,8 @@ export interface AnswerCacheOptions {
    * every read goes to the store.
    */
   hotTierBytes?: number;
+  /** Told of every lookup of `getOrFetch`: the kind of answer and whether it was held (metrics). */
+  onLookup?: (kind: string, result: "hit" | "miss") => void;
 }
 
 /** How long a claim on a fetch lasts at most: a process that dies while fetching frees it then. */
@@ -226,6 +228,7 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
       let writing: Promise<void> | undefined;
       const run = (async (): Promise<CachedAnswer<T>> => {
         const stored = await read(store, key);
+        options.onLookup?.(request.kind, stored ? "hit" : "miss");
         if (stored) {
           logger.debug({ kind: request.kind, fromCache: true }, "cache hit");
           return { value: stored.value as T, fetchedAt: stored.fetchedAt, fromCache: true };
@@ -270,6 +273,7 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
     async peek<T>(request: Omit<CacheRequest<T>, "fetch" | "ttl">): Promise<CachedAnswer<T> | undefined> {
       const key = answerCacheKey(request.kind, request.fingerprint, request.args, request.version);
       const stored = await read(options.store(request.kind), key);
+      options.onLookup?.(request.kind, stored ? "hit" : "miss");
       if (!stored) return undefined;
       return { value: stored.value as T, fetchedAt: stored.fetchedAt, fromCache: true };
     },

@@ -75,6 +75,8 @@ export interface GitHubClientOptions {
    * (src/tokens/userTokens.ts), rather than "the server's token is no longer valid".
    */
   onUnauthorized?: (fingerprint: string) => Promise<Error | undefined>;
+  /** Told of every call's end: its operation and `ok` or the error's code (metrics). */
+  onCall?: (operation: string, status: string) => void;
 }
 
 /**
@@ -131,6 +133,15 @@ export function userAgentFor(version: string): string {
  * deadline of at most 10 s per call, one retry of a reset connection or a 502/503, rate-limit
  * bookkeeping per token fingerprint, and every answer checked with zod.
  */
+/** A failed call's status for metrics: the error's stable code, else `error`. */
+function errorStatus(error: unknown): string {
+  const code =
+    typeof error === "object" && error !== null && "code" in error
+      ? (error as { code: unknown }).code
+      : undefined;
+  return typeof code === "string" && /^[a-z_]{1,40}$/.test(code) ? code : "error";
+}
+
 export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
   const logger = options.logger.child({ component: "github" });
   const timeoutMs = Math.min(MAX_TIMEOUT_MS, Math.max(1, options.timeoutMs ?? DEFAULT_TIMEOUT_MS));
@@ -179,8 +190,11 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
       ...(typeof use === "string" ? {} : { onSpend: (spend) => use.onSpend(spend) }),
     };
     try {
-      return await body(credentials);
+      const result = await body(credentials);
+      options.onCall?.(operation, "ok");
+      return result;
     } catch (error) {
+      options.onCall?.(operation, errorStatus(error));
       if (error instanceof GitHubQueryError) {
         logger.error({ operation, err: error }, "github rejected our request (a bug in RepoScout)");
       } else if (error instanceof GitHubError) {

@@ -7,6 +7,7 @@ import { createSharedReplayGuard } from "../bot/http/replayGuard.js";
 import type { ShardSelection } from "../bot/gateway/gatewayClient.js";
 import { commandDefinitions, loadCommands } from "../bot/loadCommands.js";
 import { loadConfig, type Config } from "../config.js";
+import { createBotMetrics } from "../metrics/botMetrics.js";
 import { createServices, type RunningServices } from "../createServices.js";
 import type { GitHubClientOptions } from "../github/index.js";
 import { silentLogger, type Logger } from "../logger.js";
@@ -89,6 +90,8 @@ export interface SandboxWorldOptions {
   discord?: DiscordStandInOptions;
   client?: Partial<Pick<GitHubClientOptions, "timeoutMs" | "holdWhileLimited" | "sleep" | "random">>;
   deferAfterMs?: number;
+  /** Gateway mode: also start the bot's HTTP server (`/healthz`, `/readyz`, `/metrics`) on a free port. */
+  httpServer?: boolean;
   /** The bot's bound on work in flight (default the core's). */
   admission?: { maxActive?: number; maxQueued?: number };
   shortTtlSeconds?: number;
@@ -162,7 +165,9 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
   // Links point where the stand-in says repositories live (github.com by default), like the links
   // in the stand-in's own answers.
   config.github.webUrl = options.github?.htmlUrl ?? "https://github.com";
+  const metrics = createBotMetrics();
   const running = await createServices(config, logger, {
+    metrics,
     memoryStores: options.memoryStores ?? (temporary && !options.redisUrl),
     ...(options.storePrefix ? { storePrefix: options.storePrefix } : {}),
     ...(options.client ? { client: options.client } : {}),
@@ -187,6 +192,17 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
     logger,
     ...(options.deferAfterMs !== undefined ? { deferAfterMs: options.deferAfterMs } : {}),
     ...(options.admission ? { admission: options.admission } : {}),
+    ...(options.httpServer && options.transport !== "http" ? { httpPort: 0 } : {}),
+    metrics,
+    metricsSources: { defaultBudget: running.defaultBudget },
+    storesAnswer: () =>
+      running.stores
+        .durable("settings")
+        .get("readyz")
+        .then(
+          () => true,
+          () => false,
+        ),
   });
   await bot.start();
   if (bot.transport === "http") await discord.setInteractionsEndpoint(`${bot.httpUrl}/interactions`);

@@ -55,7 +55,9 @@ export async function replyWithError(
   situation: ErrorSituation,
   component = false,
 ): Promise<void> {
+  reply.outcome = isUserFacingError(error) && error.code === "busy" ? "busy" : "error";
   if (discordCode(error) === RESTJSONErrorCodes.UnknownInteraction) {
+    reply.outcome = "expired";
     // The interaction is gone (its first response came too late, or it was answered elsewhere):
     // Discord would refuse any reply too, so one line and no second attempt.
     logger.info(

@@ -6,6 +6,7 @@ import {
 import { RESTARTING } from "../../format/delivery.js";
 import { formatError } from "../../format/error.js";
 import type { Logger } from "../../logger.js";
+import type { BotMetrics } from "../../metrics/botMetrics.js";
 import { settlesWithin } from "../../timeouts.js";
 import type { CommandModule } from "../commandModule.js";
 import type { Services } from "../services.js";
@@ -15,7 +16,7 @@ import { handleComponent } from "./componentHandler.js";
 import { Continuations } from "./continuation.js";
 import { commandsByPrefix, type CoreContext } from "./coreContext.js";
 import { Admission } from "./admission.js";
-import { DEFER_AFTER_MS } from "./deferral.js";
+import { DEFER_AFTER_MS, interactionAgeMs } from "./deferral.js";
 import { discordCode } from "./errorReply.js";
 import { InteractionReply } from "./reply.js";
 import { factsOf, type PersonInteraction } from "./request.js";
@@ -29,6 +30,8 @@ export interface InteractionCoreOptions {
   logger: Logger;
   /** How long an answer may take before the first response defers it (default 1.5 s). */
   deferAfterMs?: number;
+  /** Where interactions are counted and timed (`GET /metrics`). */
+  metrics?: BotMetrics;
   /** Interactions whose work runs at once (default {@link MAX_ACTIVE}). */
   maxActive?: number;
   /** Interactions waiting for a slot before new ones are told the bot is busy (default {@link MAX_QUEUED}). */
@@ -61,11 +64,43 @@ export interface InteractionCore {
   /** How many interactions are being handled now. */
   inFlight(): number;
   /**
+   * For a stop whose drain ran out of time: tells each interaction still being handled that the
+   * bot is restarting (its deferred "thinking…" edited, or its first response), so that nobody is
+   * left with a reply that never comes. Resolves when Discord took them, or after `timeoutMs`.
+   */
+  abandonInFlight(timeoutMs: number): Promise<number>;
+  /**
    * Resolves once the interaction `id` is handled to its end (its answer, thread and follow-ups
    * sent; a continuation, such as a sign-in waiting for its approval, included), or at once when
    * it is not being handled here.
    */
   settled(id: string): Promise<void>;
+}
+
+/** The kind of an interaction, as a metrics label. */
+function kindOf(interaction: PersonInteraction): "command" | "autocomplete" | "component" | "modal" {
+  switch (interaction.type) {
+    case InteractionType.ApplicationCommandAutocomplete:
+      return "autocomplete";
+    case InteractionType.MessageComponent:
+      return "component";
+    case InteractionType.ModalSubmit:
+      return "modal";
+    default:
+      return "command";
+  }
+}
+
+/**
+ * The command an interaction belongs to, as a metrics label: a registered command's name, or the
+ * command owning a component's custom id prefix; anything else (a name nobody registered, which a
+ * forged request could fill with anything) is `other`, so no label carries what a caller sent.
+ */
+function commandLabel(context: CoreContext, interaction: PersonInteraction): string {
+  const data = interaction.data as { name?: string; custom_id?: string } | undefined;
+  if (data?.name !== undefined) return context.commands.has(data.name) ? data.name : "other";
+  const owner = context.byPrefix.get(data?.custom_id?.split(":")[0] ?? "");
+  return owner?.data.name ?? "other";
 }
 
 function loggerFor(root: Logger, interaction: PersonInteraction): Logger {
@@ -101,6 +136,8 @@ export function createInteractionCore(options: InteractionCoreOptions): Interact
   };
   const inFlight = new Set<Promise<void>>();
   const byId = new Map<string, Promise<void>>();
+  /** The reply of each interaction being handled, for {@link InteractionCore.abandonInFlight}. */
+  const replies = new Map<string, { reply: InteractionReply; logger: Logger }>();
   let stopped = false;
 
   async function dispatch(
@@ -134,12 +171,28 @@ export function createInteractionCore(options: InteractionCoreOptions): Interact
     }
   }
 
-  async function route(interaction: PersonInteraction, responder: Responder): Promise<void> {
+  async function route(interaction: PersonInteraction, given: Responder): Promise<void> {
     const logger = loggerFor(options.logger, interaction);
     const started = performance.now();
+    const { metrics } = options;
+    const kind = kindOf(interaction);
+    const responder: Responder = metrics
+      ? {
+          ...given,
+          async respond(...args) {
+            const result = await given.respond(...args);
+            metrics.firstResponse.observe({ kind }, interactionAgeMs(interaction.id) / 1000);
+            return result;
+          },
+        }
+      : given;
+    const reply = new InteractionReply(responder);
+    if (interaction.type !== InteractionType.ApplicationCommandAutocomplete)
+      replies.set(interaction.id, { reply, logger });
     try {
-      await dispatch(interaction, new InteractionReply(responder), logger);
+      await dispatch(interaction, reply, logger);
     } catch (error) {
+      reply.outcome = discordCode(error) === RESTJSONErrorCodes.UnknownInteraction ? "expired" : "error";
       if (discordCode(error) === RESTJSONErrorCodes.UnknownInteraction) {
         // Discord no longer takes a response (too late, or already gone): nothing more to send.
         logger.info(
@@ -148,6 +201,13 @@ export function createInteractionCore(options: InteractionCoreOptions): Interact
         );
       } else logger.error({ err: error, discordCode: discordCode(error) }, "interaction failed");
     } finally {
+      replies.delete(interaction.id);
+      if (metrics) {
+        const command = commandLabel(context, interaction);
+        metrics.interactions.inc({ kind, command, outcome: reply.outcome ?? "answered" });
+        if (kind !== "autocomplete")
+          metrics.finalAnswer.observe({ command }, interactionAgeMs(interaction.id) / 1000);
+      }
       logger.debug({ ms: Math.round(performance.now() - started) }, "interaction handled");
     }
   }
@@ -170,6 +230,22 @@ export function createInteractionCore(options: InteractionCoreOptions): Interact
     },
     drain: (timeoutMs) => settlesWithin(Promise.allSettled([...inFlight]), timeoutMs),
     inFlight: () => inFlight.size,
+    async abandonInFlight(timeoutMs) {
+      const left = [...replies.values()];
+      const message = formatError(RESTARTING);
+      const told = left.map(async ({ reply, logger }) => {
+        try {
+          if (!reply.acknowledged) await reply.reply(message, { ephemeral: true });
+          else if (reply.deferred) await reply.editReply(message);
+          else return;
+          logger.info("told the asker the bot is restarting: the answer did not finish before the stop");
+        } catch (error) {
+          logger.info({ discordCode: discordCode(error) }, "could not tell the asker the bot is restarting");
+        }
+      });
+      await settlesWithin(Promise.allSettled(told), timeoutMs);
+      return left.length;
+    },
     settled: (id) => byId.get(id) ?? Promise.resolve(),
   };
 }

@@ -21,6 +21,11 @@ export type Deferral = "public" | "ephemeral" | "update" | null;
 export class InteractionReply {
   private deferralKind: Deferral = null;
   private repliedAlready = false;
+  /**
+   * How the interaction ended when it did not end with its answer: an error reply (`error`), the
+   * bot too busy to take it (`busy`), or Discord no longer taking a response (`expired`). Metrics.
+   */
+  outcome: "error" | "busy" | "expired" | undefined;
 
   constructor(private readonly responder: Responder) {}
 

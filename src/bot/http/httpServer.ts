@@ -26,10 +26,21 @@ function sendJson(reply: ServerResponse, status: number, body: unknown): void {
 
 /**
  * Creates the server. `GET /healthz` answers 200 `{"status":"ok"}` while the process runs (a load
- * balancer's liveness check, SPEC section 5); `POST /interactions` goes to `interactions` when
- * given (HTTP mode); anything else is 404, or 405 for a known path with another method.
+ * balancer's liveness check, SPEC section 5); `GET /readyz` says whether the bot can answer now
+ * (its checks by name); `GET /metrics` is Prometheus's; `POST /interactions` goes to `interactions`
+ * when given (HTTP mode); anything else is 404, or 405 for a known path with another method.
  */
-export function createBotHttpServer(options: { interactions?: RouteHandler; logger: Logger }): BotHttpServer {
+export function createBotHttpServer(options: {
+  interactions?: RouteHandler;
+  logger: Logger;
+  /**
+   * `GET /readyz`: each check's name and whether it holds (200 when all do, else 503); absent: no
+   * such route.
+   */
+  readiness?: () => Promise<Record<string, boolean>>;
+  /** `GET /metrics`: Prometheus's text exposition; absent: no such route. */
+  metrics?: { contentType: string; metrics(): Promise<string> };
+}): BotHttpServer {
   const { logger } = options;
   const routes = new Map<string, { method: string; handle: RouteHandler }>();
   routes.set("/healthz", {
@@ -37,6 +48,30 @@ export function createBotHttpServer(options: { interactions?: RouteHandler; logg
     handle: (_request, reply) => sendJson(reply, 200, { status: "ok" }),
   });
   if (options.interactions) routes.set("/interactions", { method: "POST", handle: options.interactions });
+  const { readiness, metrics } = options;
+  if (readiness) {
+    routes.set("/readyz", {
+      method: "GET",
+      handle: async (_request, reply) => {
+        const checks = await readiness();
+        const ready = Object.values(checks).every(Boolean);
+        sendJson(reply, ready ? 200 : 503, { status: ready ? "ready" : "not ready", checks });
+      },
+    });
+  }
+  if (metrics) {
+    routes.set("/metrics", {
+      method: "GET",
+      handle: async (_request, reply) => {
+        const text = await metrics.metrics();
+        reply.writeHead(200, {
+          "Content-Type": metrics.contentType,
+          "Content-Length": String(Buffer.byteLength(text)),
+        });
+        reply.end(text);
+      },
+    });
+  }
 
   const server: Server = createServer((request, reply) => {
     const path = new URL(request.url ?? "/", "http://bot.invalid").pathname;

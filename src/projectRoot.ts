@@ -1,0 +1,17 @@
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/**
+ * The project's root folder (where package.json is): the same whether the code runs from its
+ * TypeScript sources (`src/…`) or from the build (`dist/src/…`), which sits one level deeper.
+ */
+export function projectRoot(from: string = import.meta.url): string {
+  let folder = dirname(fileURLToPath(from));
+  for (;;) {
+    if (existsSync(join(folder, "package.json")) && existsSync(join(folder, "commands"))) return folder;
+    const parent = dirname(folder);
+    if (parent === folder) throw new Error("RepoScout's project folder (package.json) was not found");
+    folder = parent;
+  }
+}

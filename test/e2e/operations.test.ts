@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_TOKEN } from "../../src/sandbox/github/index.js";
+import type { SandboxWorld } from "../../src/sandbox/harness.js";
+import { startWorld } from "./helpers.js";
+
+/**
+ * What an operator reads on HTTP_PORT (SPEC section 5): `/healthz` while the process lives,
+ * `/readyz` while the bot can answer (its transport and its stores), `/metrics` for Prometheus:
+ * counters and histograms that move with each command, and no secret or identity in any line.
+ */
+async function get(world: SandboxWorld, path: string): Promise<{ status: number; text: string }> {
+  const response = await fetch(`${world.bot.httpUrl}${path}`);
+  return { status: response.status, text: await response.text() };
+}
+
+describe("health, readiness and metrics", () => {
+  let world: SandboxWorld;
+  beforeAll(async () => {
+    world = await startWorld({ httpServer: true });
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it("is live and ready: transport and stores", async () => {
+    expect((await get(world, "/healthz")).status).toBe(200);
+    const ready = await get(world, "/readyz");
+    expect(ready.status).toBe(200);
+    const body = JSON.parse(ready.text) as { checks: Record<string, boolean> };
+    expect(Object.values(body.checks).every(Boolean)).toBe(true);
+    expect(body.checks.stores).toBe(true);
+    expect(body.checks.gateway ?? body.checks.interactions).toBe(true);
+  });
+
+  it("counts commands by outcome, times them, counts cache lookups and GitHub calls, and names no secret or person", async () => {
+    const blame = {
+      kind: "slash",
+      name: "blame",
+      options: { repo: "demo/widgets", path: "README.md" },
+    } as const;
+    const first = await world.send(blame);
+    await first.waitForAnswer();
+    await world.run(blame);
+    await world.run({
+      kind: "slash",
+      name: "blame",
+      options: { repo: "demo/no-such-repository", path: "a" },
+    });
+    await world.run({ kind: "slash", name: "whoami" });
+    const { status, text } = await get(world, "/metrics");
+    expect(status).toBe(200);
+    expect(text).toMatch(
+      /reposcout_interactions_total\{[^}]*kind="command"[^}]*command="blame"[^}]*outcome="answered"[^}]*\} 2/,
+    );
+    expect(text).toMatch(/reposcout_interactions_total\{[^}]*command="blame"[^}]*outcome="error"[^}]*\} 1/);
+    expect(text).toMatch(/reposcout_first_response_seconds_count\{[^}]*kind="command"[^}]*\} [4-9]/);
+    expect(text).toMatch(
+      /reposcout_final_answer_seconds_bucket\{[^}]*le="\+Inf"[^}]*command="blame"[^}]*\} 3/,
+    );
+    expect(text).toMatch(/reposcout_cache_lookups_total\{[^}]*result="hit"[^}]*\} [1-9]/);
+    expect(text).toMatch(/reposcout_github_calls_total\{[^}]*operation="Blame"[^}]*status="ok"[^}]*\} 1/);
+    expect(text).toMatch(
+      /reposcout_github_calls_total\{[^}]*operation="Blame"[^}]*status="repository_not_found"[^}]*\} 1/,
+    );
+    expect(text).toMatch(
+      /reposcout_github_budget_remaining\{[^}]*origin="default"[^}]*resource="graphql"[^}]*\} \d+/,
+    );
+    expect(text).toContain("process_resident_memory_bytes");
+    // No token, fingerprint, interaction token or id of a person or a place.
+    const secrets = [
+      DEMO_TOKEN,
+      world.running.fingerprint(DEMO_TOKEN),
+      first.token,
+      world.discord.users.member.id,
+      world.discord.users.admin.id,
+      world.discord.guildId,
+      world.discord.channels.text,
+    ];
+    for (const secret of secrets) expect(text).not.toContain(secret);
+  });
+
+  it("labels an interaction for a command nobody registered 'other', whatever its name", async () => {
+    const forged = "ghp_ForgedNameThatLooksLikeAToken000000001";
+    const real = await world.discord.interact({ kind: "slash", name: "whoami" });
+    await real.waitForAnswer();
+    await world.bot.core.handle(
+      {
+        ...real.payload,
+        id: String((BigInt(Date.now() - 1_420_070_400_000) << 22n) | 5n),
+        data: { id: "1", name: forged, type: 1 },
+      } as never,
+      {
+        respond: async () => null,
+        editOriginal: async () => ({}) as never,
+        deleteOriginal: async () => undefined,
+        original: async () => ({}) as never,
+        followUp: async () => ({}) as never,
+        startThread: async () => ({}) as never,
+        sendToChannel: async () => ({}) as never,
+      },
+    );
+    const { text } = await get(world, "/metrics");
+    expect(text).not.toContain(forged);
+    expect(text).toMatch(/reposcout_interactions_total\{[^}]*command="other"/);
+  });
+
+  it("is not ready once its stores stop answering", async () => {
+    await world.running.stores.close();
+    const ready = await get(world, "/readyz");
+    expect(ready.status).toBe(503);
+    expect(JSON.parse(ready.text)).toMatchObject({ status: "not ready", checks: { stores: false } });
+    expect((await get(world, "/healthz")).status).toBe(200);
+  });
+});
+
+describe("readiness of the gateway", () => {
+  it("is not ready while the gateway is down", async ({ skip }) => {
+    const world = await startWorld({ transport: "gateway", httpServer: true });
+    try {
+      skip(world.bot.transport !== "gateway", "gateway only");
+      expect((await get(world, "/readyz")).status).toBe(200);
+      // 4004 (authentication failed): discord.js does not reconnect, so the shard stays down.
+      world.discord.closeGatewayConnections(4004);
+      await expect
+        .poll(async () => (await get(world, "/readyz")).status, { timeout: 5_000, interval: 20 })
+        .toBe(503);
+    } finally {
+      await world.close();
+    }
+  });
+});
