@@ -58,9 +58,9 @@ export class Admission {
     return this.queue.length;
   }
 
-  /** True once half the slots are taken: answers will be slower, so acknowledge at once. */
+  /** True once every slot is taken: the next interaction waits its turn, so acknowledge it at once. */
   underPressure(): boolean {
-    return this.active * 2 >= this.options.maxActive || this.queue.length > 0;
+    return this.active >= this.options.maxActive;
   }
 
   private releaser(): Release {

@@ -10,11 +10,6 @@ export const DEFER_AFTER_MS = 1_500;
 /** The latest age at which an answer may still be awaited before the first response. */
 const ACKNOWLEDGE_BY_MS = 2_000;
 /**
- * An interaction that reaches the core this old says the process (or the network) is behind: it is
- * acknowledged at once rather than after a timer that a busy event loop would fire late.
- */
-const LATE_ARRIVAL_MS = 500;
-/**
  * A queued interaction must start its work by this age: its token lets the bot edit the answer for
  * 15 minutes, and the work itself may take a while. Older, it is told the bot is busy.
  */
@@ -45,10 +40,13 @@ export function interactionAgeMs(id: string, now: number = Date.now()): number {
 
 /**
  * How long an answer may still be awaited before the first response: the configured window, cut
- * short by the interaction's age, and none at all when it arrived late or the bot is busy.
+ * short by the interaction's age (so that the deferral still reaches Discord within its 3 s however
+ * late the interaction reached the bot), and none when every slot is taken. An answer ready at once
+ * (an in-process cache hit) is still sent as the first response itself: one request to Discord
+ * rather than a deferral and an edit, which matters most when the bot is behind.
  */
 export function deferWindowMs(ageMs: number, deferAfterMs: number, busy: boolean): number {
-  if (busy || ageMs >= LATE_ARRIVAL_MS) return 0;
+  if (busy) return 0;
   return Math.max(0, Math.min(deferAfterMs, ACKNOWLEDGE_BY_MS - ageMs));
 }
 
@@ -61,18 +59,9 @@ export async function withDeferral<T>(
   defer: () => Promise<unknown>,
   deferAfterMs: number,
 ): Promise<{ value: T; deferred: boolean }> {
-  if (deferAfterMs > 0 && (await settlesWithin(work, deferAfterMs)))
-    return { value: await work, deferred: false };
+  if (await settlesWithin(work, deferAfterMs)) return { value: await work, deferred: false };
   await defer();
   return { value: await work, deferred: true };
-}
-
-/** Runs `work` and `defer` side by side; throws the deferral's failure first, then the work's. */
-async function deferAlongside<T>(work: Promise<T>, defer: () => Promise<unknown>): Promise<T> {
-  const [done, deferred] = await Promise.allSettled([work, defer()]);
-  if (deferred.status === "rejected") throw deferred.reason;
-  if (done.status === "rejected") throw done.reason;
-  return done.value;
 }
 
 export interface PacedAnswerOptions {
@@ -89,7 +78,8 @@ export interface PacedAnswerOptions {
  * sent before any other work when the answer cannot be counted on in time):
  * - a free slot and time to spare: the work starts and is deferred only if not ready in the
  *   window left (an in-process cache hit is answered in the first response itself);
- * - a free slot but a late arrival or a busy bot: the deferral goes out at once, beside the work;
+ * - a free slot but a late arrival: the answer if ready within this turn of the event loop (a
+ *   cache hit), else the deferral at once, beside the work;
  * - no free slot: deferred at once, then the work waits its turn in the queue (told the bot is
  *   busy if its turn comes too late to answer);
  * - a full queue: {@link BusyError} at once, nothing else done.
@@ -107,8 +97,9 @@ export async function answerInTime<T>(
     const work = start();
     void work.then(entry.release, entry.release);
     const windowMs = deferWindowMs(interactionAgeMs(options.id, now()), options.deferAfterMs, busy);
-    if (windowMs > 0) return withDeferral(work, defer, windowMs);
-    return { value: await deferAlongside(work, defer), deferred: true };
+    // No time left to wait (the interaction arrived late): the answer is still taken when it is
+    // ready within this turn of the event loop (a cache hit), else the deferral goes out at once.
+    return withDeferral(work, defer, windowMs);
   }
   try {
     await defer();

@@ -32,10 +32,11 @@ describe("an interaction's age", () => {
     expect(interactionAgeMs("not-a-snowflake", now)).toBe(0);
   });
 
-  it("shortens the window before deferring, and leaves none when late or busy", () => {
+  it("shortens the window before deferring by the interaction's age, and leaves none when late or busy", () => {
     expect(deferWindowMs(0, 1_500, false)).toBe(1_500);
     expect(deferWindowMs(400, 1_500, false)).toBe(1_500);
-    expect(deferWindowMs(600, 1_500, false)).toBe(0);
+    expect(deferWindowMs(800, 1_500, false)).toBe(1_200);
+    expect(deferWindowMs(2_400, 1_500, false)).toBe(0);
     expect(deferWindowMs(100, 1_500, true)).toBe(0);
     expect(deferWindowMs(0, 3_000, false)).toBe(2_000);
   });
@@ -81,7 +82,7 @@ describe("answering in time", () => {
     const order: string[] = [];
     const result = await answerInTime(
       {
-        id: idAt(Date.now() - 800),
+        id: idAt(Date.now() - 2_400),
         admission: new Admission({ maxActive: 4, maxQueued: 4 }),
         deferAfterMs: 1_500,
       },
@@ -204,5 +205,22 @@ describe("the core under a burst", () => {
       const text = JSON.stringify(one.calls);
       expect(text.includes("the answer") || text.includes("more requests than it can take")).toBe(true);
     }
+  });
+});
+
+describe("a late interaction whose answer is ready at once", () => {
+  it("is answered in its first response, not deferred and edited (one request to Discord, not two)", async () => {
+    const deferrals: string[] = [];
+    const result = await answerInTime(
+      {
+        id: idAt(Date.now() - 2_500),
+        admission: new Admission({ maxActive: 4, maxQueued: 4 }),
+        deferAfterMs: 1_500,
+      },
+      async () => "held in memory",
+      async () => deferrals.push("defer"),
+    );
+    expect(result).toEqual({ value: "held in memory", deferred: false });
+    expect(deferrals).toEqual([]);
   });
 });
