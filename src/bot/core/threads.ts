@@ -1,4 +1,5 @@
-import { ChannelType, PermissionFlagsBits, RESTJSONErrorCodes } from "discord-api-types/v10";
+import { ChannelType, RESTJSONErrorCodes } from "discord-api-types/v10";
+import { BOT_PERMISSIONS } from "../permissions.js";
 import { threadUnavailableNote } from "../../format/delivery.js";
 import type { FormattedMessage } from "../../format/message.js";
 import { toOutgoing } from "./messagePayload.js";
@@ -42,11 +43,10 @@ export function decidePlacement(input: {
       note: threadUnavailableNote({ kind: "notTextChannel" }),
     };
   }
-  const missing: string[] = [];
-  if ((input.appPermissions & PermissionFlagsBits.CreatePublicThreads) === 0n)
-    missing.push("Create Public Threads");
-  if ((input.appPermissions & PermissionFlagsBits.SendMessagesInThreads) === 0n)
-    missing.push("Send Messages in Threads");
+  // The same entries `npm run invite` asks for (../permissions.ts).
+  const missing = [BOT_PERMISSIONS.createPublicThreads, BOT_PERMISSIONS.sendMessagesInThreads]
+    .filter((permission) => (input.appPermissions & permission.bit) === 0n)
+    .map((permission) => permission.name);
   if (missing.length > 0) {
     return {
       mode: "inPlace",

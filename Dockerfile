@@ -1,0 +1,46 @@
+# RepoScout's image: a build stage with the toolchain sqlite3 compiles with, and a slim run stage on
+# the same Node LTS that runs the compiled bot with plain node (no run-time transpiler), as a
+# non-root user, under an init (tini) so that SIGTERM reaches node and the bot drains before exit.
+#
+#   docker build -t reposcout .
+#   docker run --env-file .env -p 8080:8080 -v reposcout-data:/data reposcout
+#
+# See compose.yaml for Redis and the two modes (gateway, HTTP interactions).
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+# sqlite3 builds its native module from source: python3, make and g++.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends python3 make g++ \
+  && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+COPY commands ./commands
+COPY deploy-commands.ts ./
+RUN npm run build
+# Production packages only: the sandbox's, the compiler's and the tests' are left out.
+RUN npm prune --omit=dev
+
+FROM node:20-bookworm-slim AS run
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends tini \
+  && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+ENV NODE_ENV=production \
+  DATA_DIR=/data \
+  HTTP_PORT=8080
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+# The data folder belongs to the unprivileged user `node` (uid 1000) of the base image.
+RUN mkdir -p /data && chown node:node /data
+VOLUME ["/data"]
+USER node
+EXPOSE 8080
+HEALTHCHECK --interval=30s --timeout=3s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.HTTP_PORT || 8080) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["/usr/bin/tini", "--"]
+CMD ["node", "dist/src/index.js"]
