@@ -2,6 +2,7 @@ import KeyvRedis, { createClient } from "@keyv/redis";
 import { Keyv } from "keyv";
 import type { Logger } from "../logger.js";
 import { redisCoordination, type RedisCommands } from "./coordination.js";
+import { warnAboutRedisPersistence, type ConfigReader } from "./redisPersistence.js";
 import { createOutageReporter } from "./outageReporter.js";
 import { redisCacheBookkeeping, type RedisScripting } from "./redisCacheBookkeeping.js";
 import { waitAtMost, type Backend } from "./storeBackend.js";
@@ -41,6 +42,8 @@ export async function redisBackend(
       { store: "redis", waitedMs: connectWaitMs },
       "Redis is not reachable yet: the cache reads as empty and server tokens cannot be read until it is",
     );
+  } else {
+    await warnAboutRedisPersistence(client as unknown as ConfigReader, logger);
   }
   const adapter = (namespace: string): Keyv<unknown> => {
     const full = `${prefix}:${namespace}`;
