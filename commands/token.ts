@@ -96,8 +96,12 @@ export const command: CommandModule<TokenArgs> = {
     if (args.subcommand === "status") {
       const status = await services.tokenAdmin.status(guildId);
       const rateLimit = status ? ((await services.scout.rateLimit(request)) ?? null) : null;
+      const lostAt = status ? undefined : await services.tokenAdmin.lostAt(guildId);
       return {
-        message: formatTokenStatus(status ? { ...status, rateLimit } : null, { now: services.now() }),
+        message: formatTokenStatus(status ? { ...status, rateLimit } : null, {
+          now: services.now(),
+          ...(lostAt ? { lostAt } : {}),
+        }),
       };
     }
     // `set` answers with the modal, unless the bot has no key to encrypt tokens with.

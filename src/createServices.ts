@@ -192,6 +192,9 @@ export async function createServices(
     budget: (resource) => (defaultFingerprint ? github.rateLimit(defaultFingerprint, resource) : undefined),
     logger,
   });
+  const settings = createGuildSettings(stores.durable("settings"), logger);
+  /** Servers whose vanished token was already logged by this process (once each). */
+  const lostLogged = new Set<string>();
   const tokenChecks = createAttemptLimit({ max: TOKEN_CHECKS_PER_WINDOW, windowMs: TOKEN_CHECK_WINDOW_MS });
   const tokenAdmin: TokenAdminService = {
     canStore: vault.canStore,
@@ -207,14 +210,28 @@ export async function createServices(
       });
       await vault.set(guildId, { token, setBy, login: viewer.login });
       tokens.forget(guildId);
+      await settings.markToken(guildId, new Date().toISOString());
       return { login: viewer.login };
     },
     async clear(guildId) {
       const removed = await vault.clear(guildId);
       tokens.forget(guildId);
+      await settings.markToken(guildId, undefined);
       return removed;
     },
     status: (guildId) => vault.status(guildId),
+    async lostAt(guildId) {
+      if (await vault.status(guildId)) return undefined;
+      const storedAt = await settings.tokenStoredAt(guildId);
+      if (storedAt && !lostLogged.has(guildId)) {
+        lostLogged.add(guildId);
+        logger.warn(
+          { guildId, storedAt },
+          "a server's token is missing from its store although one was set (a Redis that forgot or evicted it?): its admins must /token set again",
+        );
+      }
+      return storedAt;
+    },
   };
   const services: Services = {
     config,
@@ -227,7 +244,7 @@ export async function createServices(
       share,
       defaultTokenAllowPrivate: config.github.defaultTokenAllowPrivate,
     }),
-    settings: createGuildSettings(stores.durable("settings"), logger),
+    settings,
     tokenAdmin,
     signIn: createSignInService({
       oauth,

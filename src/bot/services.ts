@@ -27,6 +27,11 @@ export interface TokenAdminService {
   /** @returns whether a token was stored. */
   clear(guildId: string): Promise<boolean>;
   status(guildId: string): Promise<{ login: string; setBy: string; setAt: string } | null>;
+  /**
+   * When the server's token was stored, if it is missing from its store although it was never
+   * cleared (the store lost it); undefined otherwise. Logged once per server.
+   */
+  lostAt(guildId: string): Promise<string | undefined>;
 }
 
 /**

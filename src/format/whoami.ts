@@ -77,8 +77,22 @@ export function formatWhoami(viewer: Viewer, meta: WhoamiMeta): FormattedMessage
  * its rate-limit budget; or that the server has none. Never shows a token. `setBy` becomes a user
  * mention, which is safe: it is the bot's own record and `allowed_mentions` parses nothing.
  */
-export function formatTokenStatus(status: TokenStatus | null, meta: { now: Date }): FormattedMessage {
+export function formatTokenStatus(
+  status: TokenStatus | null,
+  meta: { now: Date; lostAt?: string },
+): FormattedMessage {
   const message = emptyMessage();
+  if (status === null && meta.lostAt) {
+    const when = discordTimestamp(meta.lostAt, "f");
+    message.embeds.push({
+      title: "Server token",
+      color: COLORS.whoami,
+      description:
+        `⚠️ This server's GitHub token is missing: one was set${when ? ` on ${when}` : ""} and never cleared, but the bot's store no longer has it (its Redis may have restarted without persistence). ` +
+        "Commands use the bot's default token meanwhile, if it has one. An admin can run `/token set` again.",
+    });
+    return fitMessage(message);
+  }
   if (status === null) {
     message.embeds.push({
       title: "Server token",

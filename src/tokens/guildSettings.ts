@@ -35,6 +35,14 @@ export interface GuildSettings {
    *   default off as what the admins chose.
    */
   read(guildId: string): Promise<GuildSettingsSnapshot>;
+  /**
+   * Keeps beside the settings when the server's token was stored (undefined: cleared), so that a
+   * token that vanished from its store (a Redis that forgot or evicted it) can be told from one
+   * never set. A failure is logged, never thrown: the token itself is what matters.
+   */
+  markToken(guildId: string, storedAt: string | undefined): Promise<void>;
+  /** When the server's token was last stored, as marked; undefined when never or cleared. */
+  tokenStoredAt(guildId: string): Promise<string | undefined>;
 }
 
 /** `/settings` could not save, or `/settings show` could not read. */
@@ -138,6 +146,22 @@ export function createGuildSettings(
     },
     async setPrivateAnswersInChannel(guildId, inChannel) {
       await change(guildId, { privateAnswersInChannel: inChannel });
+    },
+    async markToken(guildId, storedAt) {
+      try {
+        const record = asRecord(await store.get(guildId));
+        await store.set(guildId, { ...record, tokenStoredAt: storedAt ?? null });
+      } catch (error) {
+        logger?.warn({ guildId, err: error }, "guild settings: the token marker could not be written");
+      }
+    },
+    async tokenStoredAt(guildId) {
+      try {
+        const marked = asRecord(await store.get(guildId)).tokenStoredAt;
+        return typeof marked === "string" ? marked : undefined;
+      } catch {
+        return undefined;
+      }
     },
     async read(guildId) {
       try {

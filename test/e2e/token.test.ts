@@ -63,6 +63,22 @@ describe("/token: the server's own GitHub token", () => {
     expect(again.text).toMatch(/had no GitHub token/);
   });
 
+  it("says so when the token vanished from its store (a Redis that forgot it), and logs it once", async () => {
+    expect(transcriptOf(await setToken(OTHER_TOKEN)).isError).toBe(false);
+    // Behind the bot's back, as a Redis restarted without persistence (or evicting) would.
+    await world.running.stores.durable("vault").delete(world.discord.guildId);
+    for (let i = 0; i < 2; i++) {
+      const status = transcriptOf(await world.run({ kind: "slash", name: "token status", user: "admin" }));
+      expect(status.text).toMatch(/token is missing/);
+      expect(status.text).toMatch(/`\/token set` again/);
+    }
+    expect(logs.filter((line) => line.includes("missing from its store"))).toHaveLength(1);
+    // Cleared on purpose: nothing is missing then.
+    await world.run({ kind: "slash", name: "token clear", user: "admin" });
+    const cleared = transcriptOf(await world.run({ kind: "slash", name: "token status", user: "admin" }));
+    expect(cleared.text).toMatch(/has no GitHub token/i);
+  });
+
   it("does not open the form for a member without Manage Server", async () => {
     const record = await world.run({ kind: "slash", name: "token set", user: "member" });
     expect(record.modal).toBeNull();
