@@ -8,6 +8,7 @@ import { benchEndToEnd } from "./end-to-end.js";
 import { benchFormatBlame } from "./format-blame.js";
 import { benchSignIn } from "./signin.js";
 import { benchStandinBlame } from "./standin-blame.js";
+import { benchStartup } from "./startup.js";
 import { benchTwoProcesses } from "./two-processes.js";
 import { loadSections } from "./load/index.js";
 
@@ -22,6 +23,10 @@ const sections: Array<[string, () => Promise<string[]>]> = quick
       ["End to end (real discord.js client, both stand-ins)", benchEndToEnd],
       ["Sign-in (user-token vault, sandbox /login)", benchSignIn],
       ["Many processes on one Redis (real processes, HTTP, round robin)", benchTwoProcesses],
+      [
+        "Start-up: the sources through tsx beside the build (npm run build, plain node)",
+        () => benchStartup(),
+      ],
       ...loadSections(false),
     ];
 
