@@ -6,75 +6,29 @@
  *   two processes on their own stores (no Redis).
  * Numbers only, never assertions.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { startSandboxWorld, type SandboxWorld } from "../src/sandbox/harness.js";
 import { transcriptOf } from "../src/sandbox/transcript.js";
 import { findExecutable, startRedisServer } from "../test/redis/startRedisServer.js";
+import { startRepoScout, type BotProcess } from "./load/processes.js";
 
 const SHARED_KEY = randomBytes(32).toString("base64");
 const CACHED = { kind: "slash", name: "contents", options: { repo: "demo/widgets", path: "src" } } as const;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
-
-/** One bot process in HTTP mode, pointed at the world's stand-ins. */
-async function startBotProcess(
-  world: SandboxWorld,
-  env: Record<string, string>,
-): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
-  const port = await freePort();
-  const dataDir = await mkdtemp(join(tmpdir(), "reposcout-bench-proc-"));
-  const child = spawn(process.execPath, ["--import", "tsx", "src/index.ts"], {
-    env: {
-      PATH: process.env.PATH ?? "",
-      DISCORD_TOKEN: world.discord.botToken,
-      DISCORD_API_URL: world.discord.apiUrl,
-      DISCORD_PUBLIC_KEY: world.discord.publicKey,
-      HTTP_PORT: String(port),
-      GITHUB_API_URL: world.github.restUrl,
-      GITHUB_GRAPHQL_URL: world.github.graphqlUrl,
-      GITHUB_TOKEN: world.config.github.defaultToken ?? "",
-      // One key for every process, as in production: token fingerprints (and so cache keys) agree.
-      TOKEN_ENCRYPTION_KEY: SHARED_KEY,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: "error",
-      ...env,
+/** One bot process in HTTP mode, pointed at the world's stand-ins, with the shared key. */
+async function startBotProcess(world: SandboxWorld, env: Record<string, string>): Promise<BotProcess> {
+  return startRepoScout(
+    {
+      discordApiUrl: world.discord.apiUrl,
+      botToken: world.discord.botToken,
+      publicKey: world.discord.publicKey,
+      githubRestUrl: world.github.restUrl,
+      githubGraphqlUrl: world.github.graphqlUrl,
+      githubToken: world.config.github.defaultToken ?? "",
     },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const healthy = await fetch(`${url}/healthz`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (healthy) break;
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error("a bot process did not start");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    url: `${url}/interactions`,
-    child,
-    async stop() {
-      child.kill("SIGTERM");
-      await new Promise((resolve) => child.once("exit", resolve));
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
+    // One key for every process, as in production: token fingerprints (and so cache keys) agree.
+    { http: true, env: { TOKEN_ENCRYPTION_KEY: SHARED_KEY, LOG_LEVEL: "error", ...env } },
+  );
 }
 
 /** Answers per second for `total` cached commands sent `concurrency` at a time. */
@@ -117,11 +71,11 @@ export async function benchTwoProcesses(): Promise<string[]> {
     processes.push(a!, b!);
     const lines: string[] = [];
 
-    await world.discord.setInteractionsEndpoint([a!.url], { verify: false });
+    await world.discord.setInteractionsEndpoint([a!.url!], { verify: false });
     await world.run(CACHED, { timeoutMs: 30_000 });
     await throughput(world, 40, 8);
     const one = await throughput(world, 300, 16);
-    await world.discord.setInteractionsEndpoint([a!.url, b!.url], { verify: false });
+    await world.discord.setInteractionsEndpoint([a!.url!, b!.url!], { verify: false });
     await throughput(world, 40, 8);
     const two = await throughput(world, 300, 16);
     lines.push(
@@ -133,7 +87,7 @@ export async function benchTwoProcesses(): Promise<string[]> {
     const withRedis = await identicalCalls(world, "docs");
     const [c, d] = await Promise.all([startBotProcess(world, {}), startBotProcess(world, {})]);
     processes.push(c!, d!);
-    await world.discord.setInteractionsEndpoint([c!.url, d!.url], { verify: false });
+    await world.discord.setInteractionsEndpoint([c!.url!, d!.url!], { verify: false });
     const withoutRedis = await identicalCalls(world, "docs/guide");
     lines.push(
       `upstream calls, 20 identical concurrent /contents across 2 processes: on one Redis ${withRedis}  on their own stores ${withoutRedis}`,

@@ -3,9 +3,9 @@
  * emojis each), RepoScout beside the bare discord.js bot (Guilds intent, default caches), each in
  * its own process against the local Discord. Alone: `npx tsx bench/load/memory.ts [--quick]`.
  */
-import { startDiscordStandIn } from "../../src/sandbox/discord/index.js";
-import { DEMO_TOKEN, startGitHubStandIn } from "../../src/sandbox/github/index.js";
-import { rssMb, startBareBot, startRepoScout, type BotProcess, type StandInAddresses } from "./processes.js";
+import { startGitHubStandIn } from "../../src/sandbox/github/index.js";
+import { rssMb, startBareBot, startRepoScout, type BotProcess } from "./processes.js";
+import { startLoadStandIns } from "./standIns.js";
 
 /** Lets a process finish what READY set off (the bare bot's guild objects, timers) before sampling. */
 const SETTLE_MS = 2_000;
@@ -28,19 +28,8 @@ export async function benchMemory(quick = false): Promise<string[]> {
   try {
     for (const guilds of counts) {
       // One hand-built server is always there; the others are generated.
-      const discord = await startDiscordStandIn({
-        generatedGuilds: { count: guilds - 1 },
-        identifyWindowMs: 0,
-        requestLog: "counts",
-      });
-      const at: StandInAddresses = {
-        discordApiUrl: discord.apiUrl,
-        botToken: discord.botToken,
-        publicKey: discord.publicKey,
-        githubRestUrl: github.restUrl,
-        githubGraphqlUrl: github.graphqlUrl,
-        githubToken: DEMO_TOKEN,
-      };
+      const stand = await startLoadStandIns({ guilds: guilds - 1, github });
+      const { discord, at } = stand;
       try {
         const repoScout = await afterReady(() =>
           startRepoScout(at, { ready: () => discord.waitForGatewaySession({ timeoutMs: 60_000 }) }),
@@ -51,7 +40,7 @@ export async function benchMemory(quick = false): Promise<string[]> {
           `RSS after READY, ${String(guilds).padStart(5)} servers:  RepoScout ${repoScout.toFixed(0)} MB  bare discord.js bot ${bare.toFixed(0)} MB  ratio ${(repoScout / bare).toFixed(2)}×`,
         );
       } finally {
-        await discord.close();
+        await stand.close();
       }
     }
   } finally {
