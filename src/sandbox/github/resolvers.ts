@@ -528,29 +528,53 @@ const Commit = {
     // so is a folder or a submodule (no file to blame; GitHub errors too, in words not captured).
     // As `blame` is non-null in the schema, the null propagates to the enclosing nullable field.
     // Also unconfirmed: a binary file gets git's ranges (its bytes split at newline bytes).
-    if (ranges === null) throw fileNotFound(args.path);
+    if (ranges === null) {
+      // GitHub reports every field that fails: `file(path)` beside `blame(path)` in the same
+      // selection errors too. Its lookup settles first, so its error is never lost when this one
+      // nulls the commit (graphql-js drops a sibling's error that comes after the response).
+      await entryAt(model, args.path).catch(() => undefined);
+      throw fileNotFound(args.path);
+    }
     // Read every commit of the blame now, in one pipelined burst, so the ranges resolve synchronously.
     await Promise.all(
       [...new Set(ranges.map((range) => range.commitOid))].map((oid) => model.repo.git.commit(oid)),
     );
     return { repo: model.repo, ranges };
   },
-  file: async (model: CommitModel, args: { path: string }): Promise<TreeEntryModel> => {
-    const path = args.path;
-    if (!isSafeTreePath(path)) throw fileNotFound(path);
-    const slash = path.lastIndexOf("/");
-    const parentPath = slash < 0 ? "" : path.slice(0, slash);
-    const name = path.slice(slash + 1);
-    const parentOid =
-      parentPath === ""
-        ? model.commit.tree
-        : (await model.repo.git.resolve(`${model.commit.oid}:${parentPath}`))?.oid;
-    const entries = parentOid === undefined ? null : await model.repo.git.tree(parentOid);
-    const entry = entries?.find((candidate) => candidate.name === name);
-    if (!entry) throw fileNotFound(path);
-    return { repo: model.repo, entry, path };
-  },
+  file: (model: CommitModel, args: { path: string }): Promise<TreeEntryModel> => entryAt(model, args.path),
 };
+
+/** Lookups of a path at one commit, shared by the fields of one request that ask the same. */
+const entryLookups = new WeakMap<CommitModel, Map<string, Promise<TreeEntryModel>>>();
+
+/** The tree entry at `path` in the commit: what `Commit.file(path)` answers, NOT_FOUND when none. */
+function entryAt(model: CommitModel, path: string): Promise<TreeEntryModel> {
+  let lookups = entryLookups.get(model);
+  if (!lookups) {
+    lookups = new Map();
+    entryLookups.set(model, lookups);
+  }
+  let lookup = lookups.get(path);
+  if (!lookup) {
+    lookup = (async () => {
+      if (!isSafeTreePath(path)) throw fileNotFound(path);
+      const slash = path.lastIndexOf("/");
+      const parentPath = slash < 0 ? "" : path.slice(0, slash);
+      const name = path.slice(slash + 1);
+      const parentOid =
+        parentPath === ""
+          ? model.commit.tree
+          : (await model.repo.git.resolve(`${model.commit.oid}:${parentPath}`))?.oid;
+      const entries = parentOid === undefined ? null : await model.repo.git.tree(parentOid);
+      const entry = entries?.find((candidate) => candidate.name === name);
+      if (!entry) throw fileNotFound(path);
+      return { repo: model.repo, entry, path };
+    })();
+    lookup.catch(() => undefined);
+    lookups.set(path, lookup);
+  }
+  return lookup;
+}
 
 const Blame = {
   ranges: (blame: BlameModel): BlameRangeModel[] =>
