@@ -27,10 +27,27 @@ export interface Coordination {
   counts(keys: readonly string[]): Promise<number[]>;
 }
 
+/**
+ * Drops a map's expired entries, but only once it has doubled since the last sweep (at least
+ * 10,000 entries): each entry is looked at a bounded number of times, so a claim costs O(1)
+ * amortized however many are live (a scan on every claim past 10,000 live ones made the HTTP
+ * replay guard, two claims per interaction kept 10 minutes, cost 0.5 ms a claim at 600/s).
+ */
+function sweeper<V>(map: Map<string, V>, expiry: (value: V) => number): (time: number) => void {
+  let sweepAt = 10_000;
+  return (time) => {
+    if (map.size < sweepAt) return;
+    for (const [key, value] of map) if (expiry(value) <= time) map.delete(key);
+    sweepAt = Math.max(10_000, map.size * 2);
+  };
+}
+
 /** Claims in this process's memory, forgotten once expired. */
 export function memoryCoordination(now: () => number = Date.now): Coordination {
   const held = new Map<string, number>();
   const counters = new Map<string, { value: number; until: number }>();
+  const sweepHeld = sweeper(held, (until) => until);
+  const sweepCounters = sweeper(counters, (counter) => counter.until);
   return {
     shared: false,
     async claim(key, ttlMs) {
@@ -38,8 +55,7 @@ export function memoryCoordination(now: () => number = Date.now): Coordination {
       const until = held.get(key);
       if (until !== undefined && until > time) return false;
       held.set(key, time + ttlMs);
-      // Keep the map small: drop what expired whenever it grows.
-      if (held.size > 10_000) for (const [k, t] of held) if (t <= time) held.delete(k);
+      sweepHeld(time);
       return true;
     },
     async release(key) {
@@ -47,7 +63,7 @@ export function memoryCoordination(now: () => number = Date.now): Coordination {
     },
     async add(keys, amount, expiresAt) {
       const time = now();
-      for (const [k, counter] of counters) if (counter.until <= time) counters.delete(k);
+      sweepCounters(time);
       for (const key of keys) {
         const counter = counters.get(key);
         counters.set(key, { value: (counter?.value ?? 0) + amount, until: expiresAt.getTime() });

@@ -30,6 +30,16 @@ export function discordCode(error: unknown): unknown {
 }
 
 /**
+ * Whether Discord says the interaction is gone: 10062 (Unknown interaction: the first response came
+ * after its 3 s) or 10015 (Unknown Webhook: its token no longer exists, as when an HTTP reply came
+ * too late and Discord never took it). Nothing more can be sent for it.
+ */
+export function isGoneInteraction(error: unknown): boolean {
+  const code = discordCode(error);
+  return code === RESTJSONErrorCodes.UnknownInteraction || code === RESTJSONErrorCodes.UnknownWebhook;
+}
+
+/**
  * Logs an error and returns the sentence the user reads: a user-facing error's own (one info
  * line, no stack), anything else the generic line with an error id that is also in the log.
  */
@@ -56,14 +66,11 @@ export async function replyWithError(
   component = false,
 ): Promise<void> {
   reply.outcome = isUserFacingError(error) && error.code === "busy" ? "busy" : "error";
-  if (discordCode(error) === RESTJSONErrorCodes.UnknownInteraction) {
+  if (isGoneInteraction(error)) {
     reply.outcome = "expired";
     // The interaction is gone (its first response came too late, or it was answered elsewhere):
     // Discord would refuse any reply too, so one line and no second attempt.
-    logger.info(
-      { discordCode: RESTJSONErrorCodes.UnknownInteraction },
-      "interaction expired before its answer",
-    );
+    logger.info({ discordCode: discordCode(error) }, "interaction expired before its answer");
     return;
   }
   const message = formatError(sentenceFor(error, logger, situation));

@@ -1,4 +1,4 @@
-import { InteractionType, RESTJSONErrorCodes, type APIInteraction } from "discord-api-types/v10";
+import { InteractionType, type APIInteraction } from "discord-api-types/v10";
 import {
   isChatInputApplicationCommandInteraction,
   isMessageComponentButtonInteraction,
@@ -15,9 +15,9 @@ import { handleCommand } from "./commandHandler.js";
 import { handleComponent } from "./componentHandler.js";
 import { Continuations } from "./continuation.js";
 import { commandsByPrefix, type CoreContext } from "./coreContext.js";
-import { Admission } from "./admission.js";
+import { Admission, BusyError } from "./admission.js";
 import { DEFER_AFTER_MS, interactionAgeMs } from "./deferral.js";
-import { discordCode } from "./errorReply.js";
+import { discordCode, errorSituationOf, isGoneInteraction, replyWithError } from "./errorReply.js";
 import { InteractionReply } from "./reply.js";
 import { factsOf, type PersonInteraction } from "./request.js";
 import type { Responder } from "./responder.js";
@@ -49,6 +49,12 @@ export const MAX_ACTIVE = 128;
  * newcomers read at once that the bot is busy, rather than wait minutes.
  */
 export const MAX_QUEUED = 4_000;
+
+/**
+ * An interaction this old when the core first sees it is answered "busy" at once, without its work:
+ * there is no time left to do it and still respond within Discord's 3 s.
+ */
+export const SHED_AFTER_MS = 2_500;
 
 /**
  * The interaction core: takes raw interaction payloads, whichever transport brought them, and
@@ -150,6 +156,26 @@ export function createInteractionCore(options: InteractionCoreOptions): Interact
       else await reply.reply(formatError(RESTARTING), { ephemeral: true });
       return;
     }
+    // Behind by nearly Discord's 3 seconds (a burst beyond what this process can take): whatever
+    // the answer, it would come too late. Said at once, in one request, so the person reads that
+    // the bot is busy rather than "The application did not respond", and the bot catches up.
+    if (interactionAgeMs(interaction.id) >= SHED_AFTER_MS) {
+      reply.outcome = "busy";
+      logger.info(
+        { ageMs: interactionAgeMs(interaction.id) },
+        "interaction arrived too late to answer: told the bot is busy",
+      );
+      if (interaction.type === InteractionType.ApplicationCommandAutocomplete) await reply.autocomplete([]);
+      else
+        await replyWithError(
+          reply,
+          new BusyError("full"),
+          logger,
+          errorSituationOf(options.services.config, interaction.guild_id ?? null),
+          interaction.type === InteractionType.MessageComponent,
+        );
+      return;
+    }
     const facts = factsOf(interaction, logger);
     switch (interaction.type) {
       case InteractionType.ApplicationCommand:
@@ -192,13 +218,10 @@ export function createInteractionCore(options: InteractionCoreOptions): Interact
     try {
       await dispatch(interaction, reply, logger);
     } catch (error) {
-      reply.outcome = discordCode(error) === RESTJSONErrorCodes.UnknownInteraction ? "expired" : "error";
-      if (discordCode(error) === RESTJSONErrorCodes.UnknownInteraction) {
+      reply.outcome = isGoneInteraction(error) ? "expired" : "error";
+      if (isGoneInteraction(error)) {
         // Discord no longer takes a response (too late, or already gone): nothing more to send.
-        logger.info(
-          { discordCode: RESTJSONErrorCodes.UnknownInteraction },
-          "interaction expired before its answer",
-        );
+        logger.info({ discordCode: discordCode(error) }, "interaction expired before its answer");
       } else logger.error({ err: error, discordCode: discordCode(error) }, "interaction failed");
     } finally {
       replies.delete(interaction.id);

@@ -224,3 +224,44 @@ describe("a late interaction whose answer is ready at once", () => {
     expect(deferrals).toEqual([]);
   });
 });
+
+describe("an interaction that reaches the core nearly 3 s old", () => {
+  it("is told at once that the bot is busy, in its first response, and its command never runs", async () => {
+    let ran = false;
+    const command = echoCommand();
+    const execute = command.execute;
+    command.execute = async (...args) => {
+      ran = true;
+      return execute(...args);
+    };
+    const core = createInteractionCore({
+      commands: new Map([["echo", command]]),
+      services: coreServices(),
+      logger: silentLogger(),
+    });
+    const { responder, calls } = recordingResponder();
+    await core.handle(payloadAged(2_600), responder);
+    expect(ran).toBe(false);
+    expect(calls).toHaveLength(1);
+    const first = calls[0];
+    if (first?.kind !== "respond") throw new Error("no first response");
+    expect(first.response.type).toBe(InteractionResponseType.ChannelMessageWithSource);
+    expect(JSON.stringify(first.response)).toContain("more requests than it can take");
+  });
+});
+
+describe("an interaction Discord no longer knows (10015 Unknown Webhook after a late HTTP reply)", () => {
+  it("gets no second attempt: no deletion of the deferral, no follow-up", async () => {
+    const core = createInteractionCore({
+      commands: new Map([["echo", echoCommand({ delayMs: 80 })]]),
+      services: coreServices(),
+      logger: silentLogger(),
+      deferAfterMs: 20,
+    });
+    const { responder, calls } = recordingResponder({
+      editOriginal: Object.assign(new Error("Unknown Webhook"), { code: 10015 }),
+    });
+    await core.handle(payloadAged(0), responder);
+    expect(calls.map((call) => call.kind)).toEqual(["respond", "editOriginal"]);
+  });
+});
