@@ -17,20 +17,29 @@ import type { CacheBookkeeping } from "./cacheBound.js";
 const rowBytes = (row: "new" | "old") =>
   `length(CAST(${row}.key AS BLOB)) + COALESCE(length(CAST(${row}.value AS BLOB)), 0)`;
 
-/** What an insert or an update of a `keyv` row does to the books. */
+/**
+ * What an insert or an update of a `keyv` row does to the books. The old row of the key is deleted
+ * and a new one inserted, with no conflict clause: SQLite applies the firing statement's conflict
+ * policy to a trigger's statements, and Keyv's upsert (`ON CONFLICT(key) DO UPDATE`) turned an
+ * `INSERT OR REPLACE` here into a UNIQUE failure, so every rewrite of an existing key failed.
+ */
 const BOOK_ROW = `BEGIN
   UPDATE reposcout_lru_total SET bytes = bytes + ${rowBytes("new")}
     - COALESCE((SELECT bytes FROM reposcout_lru WHERE key = new.key), 0) WHERE id = 1;
-  INSERT OR REPLACE INTO reposcout_lru (key, tick, bytes)
+  DELETE FROM reposcout_lru WHERE key = new.key;
+  INSERT INTO reposcout_lru (key, tick, bytes)
     VALUES (new.key, (SELECT COALESCE(MAX(tick), 0) + 1 FROM reposcout_lru), ${rowBytes("new")});
 END`;
+
+/** Triggers of an earlier version of the books, replaced at start (see {@link BOOK_ROW}). */
+const RETIRED_TRIGGERS = ["reposcout_lru_insert", "reposcout_lru_update"];
 
 const SETUP = [
   `CREATE TABLE IF NOT EXISTS reposcout_lru (key TEXT PRIMARY KEY, tick INTEGER NOT NULL, bytes INTEGER NOT NULL) WITHOUT ROWID`,
   `CREATE INDEX IF NOT EXISTS reposcout_lru_by_tick ON reposcout_lru (tick)`,
   `CREATE TABLE IF NOT EXISTS reposcout_lru_total (id INTEGER PRIMARY KEY CHECK (id = 1), bytes INTEGER NOT NULL)`,
-  `CREATE TRIGGER IF NOT EXISTS reposcout_lru_insert AFTER INSERT ON keyv ${BOOK_ROW}`,
-  `CREATE TRIGGER IF NOT EXISTS reposcout_lru_update AFTER UPDATE OF value ON keyv ${BOOK_ROW}`,
+  `CREATE TRIGGER IF NOT EXISTS reposcout_lru_insert_v2 AFTER INSERT ON keyv ${BOOK_ROW}`,
+  `CREATE TRIGGER IF NOT EXISTS reposcout_lru_update_v2 AFTER UPDATE OF value ON keyv ${BOOK_ROW}`,
   `CREATE TRIGGER IF NOT EXISTS reposcout_lru_delete AFTER DELETE ON keyv BEGIN
     UPDATE reposcout_lru_total SET bytes = bytes
       - COALESCE((SELECT bytes FROM reposcout_lru WHERE key = old.key), 0) WHERE id = 1;
@@ -56,8 +65,9 @@ async function recountTotal(query: Query): Promise<void> {
 export async function sqliteCacheBookkeeping(file: KeyvSqlite): Promise<CacheBookkeeping> {
   const query: Query = (sql, ...parameters) => file.query(sql, ...parameters);
   const installed = (await query(
-    "SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND name = 'reposcout_lru_insert'",
+    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'reposcout_lru'",
   )) as unknown[];
+  for (const trigger of RETIRED_TRIGGERS) await query(`DROP TRIGGER IF EXISTS ${trigger}`);
   for (const statement of SETUP) await query(statement);
   if (installed.length === 0) {
     // Entries written before the books existed: booked once, as the least recent of all.

@@ -48,6 +48,16 @@ describe("SQLite stores in the data dir", () => {
     expect(existsSync(join(dataDir, "vault.sqlite"))).toBe(true);
   });
 
+  it("rewrites an entry that exists (an expired answer fetched again), without a constraint failure in the LRU books", async () => {
+    const log = capturingLogger("warn");
+    const stores = await openStores({ dataDir, logger: log.logger });
+    opened.push(stores);
+    await stores.cache("blame").set("again", { lines: 1 }, 60_000);
+    await stores.cache("blame").set("again", { lines: 2 }, 60_000);
+    expect(await stores.cache("blame").get("again")).toEqual({ lines: 2 });
+    expect(log.lines()).toEqual([]);
+  });
+
   it("keeps entries across a restart, each namespace apart", async () => {
     const first = await open();
     await first.cache("blame").set("k", { lines: 3 }, 60_000);
