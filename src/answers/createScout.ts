@@ -1,3 +1,4 @@
+// Over 300 lines: the Scout is one factory whose methods share its closures (the upstream call with fair use, the private-code rules, the public scope); split, they would pass all of them around.
 import type { AnswerCache, CachedAnswer } from "../cache/answerCache.js";
 import type { GitHubClient } from "../github/client.js";
 import { PathNotFoundError } from "../github/errors.js";

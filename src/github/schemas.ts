@@ -1,3 +1,4 @@
+// Over 300 lines: one zod schema per GitHub answer, side by side as documents.ts has their queries, so a field added to a query is checked beside it.
 import { z } from "zod";
 
 /**

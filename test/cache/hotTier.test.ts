@@ -39,6 +39,17 @@ function switchableStore(): { store: CacheStore; reads: () => number; breakIt: (
   };
 }
 
+/** An answer cache with a 1 MB in-process tier over `store`, on a clock the test moves. */
+function tieredCache(store: CacheStore, clock: { now: number }): AnswerCache {
+  return createAnswerCache({
+    store: () => store,
+    logger: silentLogger(),
+    shortTtlMs: 60_000,
+    now: () => clock.now,
+    hotTierBytes: 1024 * 1024,
+  });
+}
+
 async function idle(cache: AnswerCache): Promise<void> {
   await expect.poll(() => cache.inFlight()).toBe(0);
 }
@@ -70,14 +81,8 @@ describe("the in-process tier", () => {
 
   it("serves repeats without reading the store, and still answers while the store is down", async () => {
     const { store, reads, breakIt } = switchableStore();
-    let clock = Date.parse("2025-03-01T12:00:00.000Z");
-    const cache = createAnswerCache({
-      store: () => store,
-      logger: silentLogger(),
-      shortTtlMs: 60_000,
-      now: () => clock,
-      hotTierBytes: 1024 * 1024,
-    });
+    const clock = { now: Date.parse("2025-03-01T12:00:00.000Z") };
+    const cache = tieredCache(store, clock);
     let calls = 0;
     const request = {
       kind: "blame",
@@ -93,7 +98,7 @@ describe("the in-process tier", () => {
     expect(repeat).toMatchObject({ value: { lines: 1 }, fromCache: true });
     expect(reads()).toBe(readsBefore);
     breakIt();
-    clock += 60 * 60_000;
+    clock.now += 60 * 60_000;
     expect(await cache.getOrFetch(request)).toMatchObject({ value: { lines: 1 }, fromCache: true });
     expect(calls).toBe(1);
     expect(cache.hotTier().answers).toBe(1);
@@ -101,14 +106,8 @@ describe("the in-process tier", () => {
 
   it("lets a short answer expire in memory as in the store: the next request fetches again", async () => {
     const { store } = switchableStore();
-    let clock = Date.parse("2025-03-01T12:00:00.000Z");
-    const cache = createAnswerCache({
-      store: () => store,
-      logger: silentLogger(),
-      shortTtlMs: 60_000,
-      now: () => clock,
-      hotTierBytes: 1024 * 1024,
-    });
+    const clock = { now: Date.parse("2025-03-01T12:00:00.000Z") };
+    const cache = tieredCache(store, clock);
     let calls = 0;
     const request = {
       kind: "refs",
@@ -119,9 +118,9 @@ describe("the in-process tier", () => {
     };
     await cache.getOrFetch(request);
     await idle(cache);
-    clock += 59_000;
+    clock.now += 59_000;
     expect(await cache.getOrFetch(request)).toMatchObject({ value: 1, fromCache: true });
-    clock += 2_000;
+    clock.now += 2_000;
     expect(await cache.getOrFetch(request)).toMatchObject({ value: 2, fromCache: false });
   });
 
