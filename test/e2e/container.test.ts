@@ -105,6 +105,8 @@ function staticImports(file: string): { packages: string[]; files: string[] } {
 describe("the container, replayed without Docker", () => {
   const instructions = dockerfile();
   let copy: string;
+  /** The run stage's /app, assembled as its COPY lines say. */
+  let image: string;
   let built = false;
 
   beforeAll(() => {
@@ -124,9 +126,21 @@ describe("the container, replayed without Docker", () => {
       execFileSync("sh", ["-c", args], { cwd: copy, stdio: "pipe", env: { PATH: process.env.PATH ?? "" } });
     }
     built = existsSync(join(copy, "dist", "src", "index.js"));
+    // The run stage: only what its COPY --from=build lines take from the build stage's /app.
+    image = mkdtempSync(join(tmpdir(), "reposcout-image-run-"));
+    for (const { stage, keyword, args } of instructions) {
+      if (stage !== "run" || keyword !== "COPY" || !args.startsWith("--from=build")) continue;
+      const [, from, to] = args.split(/\s+/) as [string, string, string];
+      const source = join(copy, from.replace(/^\/app\/?/, ""));
+      const target = join(image, to);
+      if (from.endsWith("node_modules")) symlinkSync(join(ROOT, "node_modules"), target);
+      else
+        cpSync(source, to.endsWith("/") ? join(target, from.split("/").pop()!) : target, { recursive: true });
+    }
   }, 180_000);
   afterAll(() => {
     if (copy) rmSync(copy, { recursive: true, force: true });
+    if (image) rmSync(image, { recursive: true, force: true });
   });
 
   it("copies files that exist, builds in stages, and runs the build with node under an init as a non-root user", () => {
@@ -188,8 +202,10 @@ describe("the container, replayed without Docker", () => {
 
     it("reaches /readyz with the production environment, answers through both stand-ins, and drains on SIGTERM", async () => {
       const port = await freePort();
+      // The CMD, in the run stage's folder: package.json, node_modules and dist only.
+      expect(readdirSync(image).sort()).toEqual(["dist", "node_modules", "package.json"]);
       const bot: ChildProcess = spawn("node", ["dist/src/index.js"], {
-        cwd: copy,
+        cwd: image,
         env: {
           PATH: process.env.PATH ?? "",
           NODE_ENV: "production",
