@@ -2,7 +2,14 @@ import { ApplicationCommandOptionType, ApplicationCommandType } from "discord-ap
 import { z } from "zod";
 import { fileLinesButtonStateSchema, type FileLinesButtonState } from "../src/bot/fileLinesButtons.js";
 import type { CommandAnswer, CommandModule, CommandRequest } from "../src/bot/commandModule.js";
-import { linesOption, parseWith, refOption, repoOption, threadOption } from "../src/bot/commonOptions.js";
+import {
+  EVERYWHERE,
+  linesOption,
+  parseWith,
+  refOption,
+  repoOption,
+  threadOption,
+} from "../src/bot/commonOptions.js";
 import type { Services } from "../src/bot/services.js";
 import { ExpiredComponentError, InvalidOptionError } from "../src/errors.js";
 import { blameLineCount, formatBlame } from "../src/format/blame.js";
@@ -40,6 +47,8 @@ interface BlameArgs {
   splits?: BlameTarget[];
   lines?: LineSpan;
   thread?: boolean;
+  /** The answer shares a message with others (a message menu on several links): its embed's room. */
+  embedBudget?: number;
 }
 
 const buttonStateSchema = fileLinesButtonStateSchema;
@@ -60,6 +69,7 @@ async function render(
   repo: RepoRef,
   ref: string | undefined,
   pathInUrl?: string,
+  embedBudget?: number,
 ): Promise<CommandAnswer> {
   const { value: answer, freshness } = fetched;
   const total = blameLineCount(answer);
@@ -86,7 +96,7 @@ async function render(
     const state: BlameButtonState = { ...base, start: shown.end + 1, end: Math.min(total, shown.end + size) };
     buttons.next = `blame:${await services.buttons.put(state)}`;
   }
-  const message = formatBlame(answer, view, { freshness, now: services.now(), buttons, ref });
+  const message = formatBlame(answer, view, { freshness, now: services.now(), buttons, ref, embedBudget });
   const subject = `${repo.owner}/${repo.name} ${answer.path}`;
   return {
     message,
@@ -101,6 +111,7 @@ export const command: CommandModule<BlameArgs> = {
   data: {
     type: ApplicationCommandType.ChatInput,
     name: "blame",
+    ...EVERYWHERE,
     description: "Show who last changed each line of a file, and in which commit",
     options: [
       repoOption,
@@ -179,7 +190,7 @@ export const command: CommandModule<BlameArgs> = {
       : { fetched: await blameAt(args.ref, args.path), pathInUrl: args.pathInUrl, ref: args.ref };
     // No ref asked: the answer follows the default branch, and the footer names it.
     const shownRef = ref ?? fetched.value.repository.defaultBranch ?? undefined;
-    return render(fetched, args.lines, services, args.repo, shownRef, pathInUrl);
+    return render(fetched, args.lines, services, args.repo, shownRef, pathInUrl, args.embedBudget);
   },
   async button(context, services) {
     const key = context.customId.slice("blame:".length);

@@ -2,7 +2,14 @@ import { ApplicationCommandOptionType, ApplicationCommandType } from "discord-ap
 import { z } from "zod";
 import { fileLinesButtonStateSchema, type FileLinesButtonState } from "../src/bot/fileLinesButtons.js";
 import type { CommandAnswer, CommandModule } from "../src/bot/commandModule.js";
-import { linesOption, parseWith, refOption, repoOption, threadOption } from "../src/bot/commonOptions.js";
+import {
+  EVERYWHERE,
+  linesOption,
+  parseWith,
+  refOption,
+  repoOption,
+  threadOption,
+} from "../src/bot/commonOptions.js";
 import type { Services } from "../src/bot/services.js";
 import { autocompleteRepoAndPath } from "../src/answers/autocomplete.js";
 import type { Fetched } from "../src/answers/scout.js";
@@ -12,6 +19,7 @@ import { contentsWindow, formatContents, type ContentsView } from "../src/format
 import { formatThreadSummary, threadName } from "../src/format/error.js";
 import type { NavigationButtons } from "../src/format/message.js";
 import type { ContentsAnswer, RepoRef } from "../src/github/types.js";
+import { fileLines, MAX_LINES_IN_MESSAGE } from "../src/format/snippet.js";
 import { parseLines, type LineSpan } from "../src/input/linesArgument.js";
 import { parsePath } from "../src/input/pathArgument.js";
 import { parseRef } from "../src/input/refArgument.js";
@@ -25,6 +33,10 @@ interface ContentsArgs {
   splits?: Array<{ ref: string; path: string }>;
   lines?: LineSpan;
   thread?: boolean;
+  /** The answer shares a message with others (a message menu on several links): its embed's room. */
+  embedBudget?: number;
+  /** No `lines`: a file of at most 50 lines is shown whole (a message menu on a link without anchor). */
+  wholeIfSmall?: boolean;
 }
 
 const buttonStateSchema = fileLinesButtonStateSchema;
@@ -49,6 +61,7 @@ async function render(
   ref: string | undefined,
   repo: RepoRef,
   services: Services,
+  embedBudget?: number,
 ): Promise<CommandAnswer> {
   const answer = fetched.value;
   const view: ContentsView = lines ? { startLine: lines.start, endLine: lines.end } : {};
@@ -81,6 +94,7 @@ async function render(
       now: services.now(),
       buttons,
       ref,
+      embedBudget,
     }),
     threadName: threadName("contents", subject),
     summary: formatThreadSummary("contents", subject),
@@ -93,6 +107,7 @@ export const command: CommandModule<ContentsArgs> = {
   data: {
     type: ApplicationCommandType.ChatInput,
     name: "contents",
+    ...EVERYWHERE,
     description: "Show a folder's entries or a file's lines",
     options: [
       repoOption,
@@ -148,7 +163,13 @@ export const command: CommandModule<ContentsArgs> = {
       : { fetched: await contentsAt(args.ref, args.path), ref: args.ref };
     // No ref asked: the answer follows the default branch, and the footer names it.
     const shownRef = ref ?? fetched.value.repository.defaultBranch ?? undefined;
-    return render(fetched, args.lines, shownRef, args.repo, services);
+    const answer = fetched.value;
+    const small =
+      args.wholeIfSmall && args.lines === undefined && answer.kind === "blob" && answer.file.kind === "text"
+        ? fileLines(answer.file).length
+        : 0;
+    const lines = small > 0 && small <= MAX_LINES_IN_MESSAGE ? { start: 1, end: small } : args.lines;
+    return render(fetched, lines, shownRef, args.repo, services, args.embedBudget);
   },
   async button(context, services) {
     const key = context.customId.slice("contents:".length);

@@ -1,7 +1,7 @@
 import { ApplicationCommandOptionType, ApplicationCommandType } from "discord-api-types/v10";
 import { z } from "zod";
 import type { CommandAnswer, CommandModule } from "../src/bot/commandModule.js";
-import { parseWith, repoOption, threadOption } from "../src/bot/commonOptions.js";
+import { EVERYWHERE, parseWith, repoOption, threadOption } from "../src/bot/commonOptions.js";
 import type { Services } from "../src/bot/services.js";
 import { suggestRepositories } from "../src/answers/autocomplete.js";
 import { checkPageInRange } from "../src/answers/pageOutOfRange.js";
@@ -70,6 +70,7 @@ export const command: CommandModule<ContributorsArgs> = {
   data: {
     type: ApplicationCommandType.ChatInput,
     name: "contributors",
+    ...EVERYWHERE,
     description: "List the contributors of a repository",
     options: [
       repoOption,

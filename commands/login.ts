@@ -1,3 +1,4 @@
+import { EVERYWHERE } from "../src/bot/commonOptions.js";
 import { ApplicationCommandType } from "discord-api-types/v10";
 import type { CommandModule } from "../src/bot/commandModule.js";
 import { formatSignInOutcome, formatSignInPrompt } from "../src/format/signIn.js";
@@ -12,8 +13,7 @@ export const command: CommandModule<Record<string, never>> = {
     type: ApplicationCommandType.ChatInput,
     name: "login",
     description: "Sign in to GitHub with your own account, so commands read what you can read",
-    contexts: [0, 1, 2],
-    integration_types: [0, 1],
+    ...EVERYWHERE,
   },
   ephemeral: true,
   parse: () => ({}),

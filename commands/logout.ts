@@ -1,3 +1,4 @@
+import { EVERYWHERE } from "../src/bot/commonOptions.js";
 import { ApplicationCommandType } from "discord-api-types/v10";
 import type { CommandModule } from "../src/bot/commandModule.js";
 import { formatSignOut } from "../src/format/signIn.js";
@@ -8,8 +9,7 @@ export const command: CommandModule<Record<string, never>> = {
     type: ApplicationCommandType.ChatInput,
     name: "logout",
     description: "Sign out of GitHub: RepoScout forgets (and revokes) your own token",
-    contexts: [0, 1, 2],
-    integration_types: [0, 1],
+    ...EVERYWHERE,
   },
   ephemeral: true,
   parse: () => ({}),

@@ -1,7 +1,7 @@
 import { ApplicationCommandOptionType, ApplicationCommandType } from "discord-api-types/v10";
 import { z } from "zod";
 import type { CommandAnswer, CommandModule } from "../src/bot/commandModule.js";
-import { parseWith, threadOption } from "../src/bot/commonOptions.js";
+import { EVERYWHERE, parseWith, threadOption } from "../src/bot/commonOptions.js";
 import type { Services } from "../src/bot/services.js";
 import { ExpiredComponentError } from "../src/errors.js";
 import { formatThreadSummary, threadName } from "../src/format/error.js";
@@ -80,6 +80,7 @@ export const command: CommandModule<ReposArgs> = {
   data: {
     type: ApplicationCommandType.ChatInput,
     name: "repos",
+    ...EVERYWHERE,
     description: "List the repositories of a user or organization",
     options: [
       {

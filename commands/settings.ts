@@ -5,7 +5,7 @@ import {
 } from "discord-api-types/v10";
 import { z } from "zod";
 import type { CommandModule } from "../src/bot/commandModule.js";
-import { parseWith } from "../src/bot/commonOptions.js";
+import { parseWith, SERVER_ONLY } from "../src/bot/commonOptions.js";
 import { formatSettings } from "../src/format/settings.js";
 import { formatNotice } from "../src/format/whoami.js";
 
@@ -32,7 +32,7 @@ export const command: CommandModule<SettingsArgs> = {
     name: "settings",
     description: "Change how RepoScout answers in this server (Manage Server only)",
     default_member_permissions: PermissionFlagsBits.ManageGuild.toString(),
-    contexts: [0],
+    ...SERVER_ONLY,
     options: [
       {
         type: ApplicationCommandOptionType.Subcommand,

@@ -7,7 +7,7 @@ import {
 } from "discord-api-types/v10";
 import { z } from "zod";
 import type { CommandModule } from "../src/bot/commandModule.js";
-import { parseWith } from "../src/bot/commonOptions.js";
+import { parseWith, SERVER_ONLY } from "../src/bot/commonOptions.js";
 import { InvalidOptionError } from "../src/errors.js";
 import { VaultKeyMissingError } from "../src/tokens/tokenVault.js";
 import { formatNotice, formatTokenStatus } from "../src/format/whoami.js";
@@ -33,7 +33,7 @@ export const command: CommandModule<TokenArgs> = {
     name: "token",
     description: "Manage this server's GitHub token (Manage Server only)",
     default_member_permissions: PermissionFlagsBits.ManageGuild.toString(),
-    contexts: [0],
+    ...SERVER_ONLY,
     options: [
       {
         type: ApplicationCommandOptionType.Subcommand,

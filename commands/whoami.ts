@@ -1,3 +1,4 @@
+import { EVERYWHERE } from "../src/bot/commonOptions.js";
 import { ApplicationCommandType } from "discord-api-types/v10";
 import type { CommandModule } from "../src/bot/commandModule.js";
 import { formatWhoami } from "../src/format/whoami.js";
@@ -7,6 +8,7 @@ export const command: CommandModule<Record<string, never>> = {
   data: {
     type: ApplicationCommandType.ChatInput,
     name: "whoami",
+    ...EVERYWHERE,
     description: "Show which GitHub account the token in effect belongs to, and its rate-limit budget",
   },
   parse: () => ({}),

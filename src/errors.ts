@@ -70,6 +70,24 @@ export class ExpiredComponentError extends UserFacingError {
   }
 }
 
+/**
+ * A message menu was used on a message holding no file link of the configured GitHub host.
+ * Nothing has been sent upstream.
+ */
+export class NoFileLinkError extends UserFacingError {
+  readonly code = "no_file_link";
+  /**
+   * @param otherHost the host of a link the message holds on another service (`gitlab.com`), if any
+   * @param notFile the message links to a repository or a folder of the GitHub host, not a file
+   */
+  constructor(
+    readonly otherHost: string | undefined,
+    readonly notFile: boolean,
+  ) {
+    super();
+  }
+}
+
 /** Returns true when `error` is a {@link UserFacingError}. */
 export function isUserFacingError(error: unknown): error is UserFacingError {
   return error instanceof UserFacingError;

@@ -2,6 +2,7 @@ import type {
   APIApplicationCommandOptionChoice,
   APIModalInteractionResponseCallbackData,
   RESTPostAPIChatInputApplicationCommandsJSONBody,
+  RESTPostAPIContextMenuApplicationCommandsJSONBody,
 } from "discord-api-types/v10";
 import { z } from "zod";
 import type { FormattedMessage } from "../format/message.js";
@@ -15,12 +16,24 @@ import type { Services } from "./services.js";
  */
 export type RawOptions = Readonly<Record<string, string | number | boolean | undefined>>;
 
+/**
+ * The one raw option a message command (a message menu) is given: the text of the message it was
+ * used on (`data.resolved.messages[target_id].content`), read without any privileged intent.
+ */
+export const TARGET_MESSAGE_CONTENT = "target-message-content";
+
 /** Who asked, where: what a command may know of the interaction, without discord.js objects. */
 export interface CommandRequest {
   interactionId: string;
   guildId: string | null;
   channelId: string | null;
   userId: string;
+  /**
+   * Only a user install of the app serves this interaction (`authorizing_integration_owners` has no
+   * "0"): the bot is no member of the server it was sent in, so `guildId` is null (no server token,
+   * no server settings) and it has no channel routes (no threads).
+   */
+  userInstallOnly?: boolean;
   /** The member's permissions in the channel (null in a DM). */
   memberPermissions: bigint | null;
   locale: string;
@@ -76,13 +89,14 @@ export interface ComponentContext {
 }
 
 /**
- * One slash command. `data` is the registration (plain discord-api-types data, shared with
- * deploy-commands.ts); `parse` turns raw options into typed arguments (zod), throwing
+ * One application command: a slash command or a message command (a message menu, whose `parse` is
+ * given {@link TARGET_MESSAGE_CONTENT}). `data` is the registration (plain discord-api-types data,
+ * shared with deploy-commands.ts); `parse` turns raw options into typed arguments (zod), throwing
  * `InvalidOptionError`; `execute` does the work through services and returns an answer. The core
  * owns every Discord concern: deferral, threads, ephemeral errors.
  */
 export interface CommandModule<Args = unknown> {
-  data: RESTPostAPIChatInputApplicationCommandsJSONBody;
+  data: RESTPostAPIChatInputApplicationCommandsJSONBody | RESTPostAPIContextMenuApplicationCommandsJSONBody;
   /** Replies are ephemeral (admin commands). Errors are always ephemeral. */
   ephemeral?: boolean;
   /** Manage Server is required, checked from the interaction's member permissions; refused in DMs. */
@@ -122,17 +136,38 @@ const functionSchema = z.custom<(...args: never[]) => unknown>((value) => typeof
 });
 
 /** The shape every module of `commands/` must have; checked at load, before use. */
+/** Install types (0 guild, 1 user) and contexts (0 server, 1 the bot's DM, 2 other private channels). */
+const installFields = {
+  integration_types: z.array(z.union([z.literal(0), z.literal(1)])).min(1),
+  contexts: z.array(z.union([z.literal(0), z.literal(1), z.literal(2)])).min(1),
+};
+
+const slashData = z
+  .object({
+    type: z.literal(1).optional(),
+    name: z.string().regex(/^[-_\p{L}\p{N}]{1,32}$/u, "must be 1..32 lowercase characters"),
+    description: z.string().min(1).max(100),
+    options: z
+      .array(z.object({ name: z.string(), description: z.string().min(1).max(100) }).loose())
+      .max(25)
+      .optional(),
+    ...installFields,
+  })
+  .loose();
+
+/** A message command: a name people read in the menu (capitals and spaces), no description, no options. */
+const messageMenuData = z
+  .object({
+    type: z.literal(3),
+    name: z.string().regex(/^[^\s](?:.{0,30}[^\s])?$/u, "must be 1..32 characters, not starting or ending with a space"),
+    description: z.never().optional(),
+    options: z.never().optional(),
+    ...installFields,
+  })
+  .loose();
+
 export const commandModuleSchema = z.object({
-  data: z
-    .object({
-      name: z.string().regex(/^[-_\p{L}\p{N}]{1,32}$/u, "must be 1..32 lowercase characters"),
-      description: z.string().min(1).max(100),
-      options: z
-        .array(z.object({ name: z.string(), description: z.string().min(1).max(100) }).loose())
-        .max(25)
-        .optional(),
-    })
-    .loose(),
+  data: z.union([slashData, messageMenuData]),
   ephemeral: z.boolean().optional(),
   adminOnly: z.boolean().optional(),
   threadAsked: functionSchema.optional(),

@@ -1,6 +1,30 @@
-import { ApplicationCommandOptionType, type APIApplicationCommandBasicOption } from "discord-api-types/v10";
+import {
+  ApplicationCommandOptionType,
+  ApplicationIntegrationType,
+  InteractionContextType,
+  type APIApplicationCommandBasicOption,
+} from "discord-api-types/v10";
 import type { z } from "zod";
 import { InvalidOptionError } from "../errors.js";
+
+/**
+ * Where an answer command works (SPEC section 1): installed to a server or to a person, in servers,
+ * in the DM with the bot and in other private channels.
+ */
+export const EVERYWHERE = {
+  integration_types: [ApplicationIntegrationType.GuildInstall, ApplicationIntegrationType.UserInstall],
+  contexts: [
+    InteractionContextType.Guild,
+    InteractionContextType.BotDM,
+    InteractionContextType.PrivateChannel,
+  ],
+};
+
+/** Where an admin command works: in a server that installed the app (`/token`, `/settings`). */
+export const SERVER_ONLY = {
+  integration_types: [ApplicationIntegrationType.GuildInstall],
+  contexts: [InteractionContextType.Guild],
+};
 
 /** The `repo` option every repository command takes (SPEC section 1). */
 export const repoOption: APIApplicationCommandBasicOption = {

@@ -21,6 +21,7 @@ import {
   footerText,
   formatBytes,
   formatCount,
+  embedRoom,
   embedUrl,
   fileLinesRow,
   objectUrl,
@@ -145,9 +146,10 @@ export function formatBlame(answer: BlameAnswer, view: BlameView, meta: BlameMet
     const field = groupField(group);
     return sum + field.name.length + field.value.length;
   }, 0);
+  const room = embedRoom(meta, LIMITS.embedTotal);
   const descriptionBudget = Math.min(
     LIMITS.description,
-    LIMITS.embedTotal - fixed - Math.min(fieldsNeed, FIELDS_RESERVE),
+    room - fixed - Math.min(fieldsNeed, FIELDS_RESERVE, Math.floor(room / 4)),
   );
 
   let description = notes.join("\n");
@@ -207,7 +209,7 @@ export function formatBlame(answer: BlameAnswer, view: BlameView, meta: BlameMet
     }
   }
 
-  const fieldsBudget = LIMITS.embedTotal - fixed - description.length;
+  const fieldsBudget = room - fixed - description.length;
   const fields = blameFields(fieldGroups, fieldsBudget, files.length > 0);
   const embed: APIEmbed = { title, color: COLORS.blame, description, footer: { text: footer } };
   const link = embedUrl(url);

@@ -10,6 +10,7 @@ import {
   footerText,
   formatBytes,
   formatCount,
+  embedRoom,
   embedUrl,
   linkButton,
   objectUrl,
@@ -89,6 +90,7 @@ function formatBlob(
   view: ContentsView,
   title: string,
   footer: string,
+  embedBudget: number,
 ): { description: string; files: FormattedMessage["files"]; anchor: string } {
   const file: FileBody = answer.file;
   if (file.kind === "binary") {
@@ -120,7 +122,7 @@ function formatBlob(
   const moreNote = (omitted: number) =>
     `${ELLIPSIS} ${plural(omitted, "more line", "more lines")} in the attachment.`;
   const cutNote = "Long lines are cut here; the attachment has them whole.";
-  const budget = Math.min(LIMITS.description, LIMITS.embedTotal - title.length - footer.length);
+  const budget = Math.min(LIMITS.description, embedBudget - title.length - footer.length);
   let used = head.length + `\n\`\`\`\n${moreNote(count)}\n${cutNote}`.length;
   const shown: string[] = [];
   let anyCut = false;
@@ -186,7 +188,12 @@ export function formatContents(
   let paged = false;
   let targetUrl: string | null = null;
   if (answer.kind === "tree") {
-    body = formatFolderListing(answer, { title, footer, note: asked ? LINES_ON_A_FOLDER : undefined });
+    body = formatFolderListing(answer, {
+      title,
+      footer,
+      note: asked ? LINES_ON_A_FOLDER : undefined,
+      embedBudget: embedRoom(meta, LIMITS.embedTotal),
+    });
   } else if (answer.kind === "symlink") {
     const first = view.startLine ?? view.endLine ?? 1;
     // The lines asked for belong to the target: they go into the command that shows it.
@@ -197,7 +204,7 @@ export function formatContents(
     body = { description: link.description, files: [] };
     targetUrl = link.targetUrl;
   } else {
-    const blob = formatBlob(answer, view, title, footer);
+    const blob = formatBlob(answer, view, title, footer, embedRoom(meta, LIMITS.embedTotal));
     if (blob.anchor) url = `${baseUrl}#${blob.anchor}`;
     paged = blob.anchor !== "";
     body = blob;

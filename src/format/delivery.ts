@@ -7,6 +7,8 @@
 /** Why an answer that was to go into a thread is in place instead. */
 export type ThreadUnavailable =
   | { kind: "directMessage" }
+  /** The app reached the place through the asker's own install: the bot is not a member there. */
+  | { kind: "userInstall" }
   | { kind: "notTextChannel" }
   /** Permissions the bot lacks in the channel, by their names in Discord's settings. */
   | { kind: "missingPermissions"; missing: string[] }
@@ -18,6 +20,8 @@ export function threadUnavailableNote(reason: ThreadUnavailable): string {
   switch (reason.kind) {
     case "directMessage":
       return "-# Threads cannot be started in direct messages, so the answer is here.";
+    case "userInstall":
+      return "-# RepoScout is installed to your account, not to this place, so it cannot start threads here; the answer is here.";
     case "notTextChannel":
       return "-# Threads can only be started in text channels, so the answer is here.";
     case "missingPermissions": {

@@ -6,6 +6,7 @@ import type {
   AdminOnlyError,
   ExpiredComponentError,
   InvalidOptionError,
+  NoFileLinkError,
   UserFacingError,
 } from "../errors.js";
 import type { SignInUnavailableError } from "../signin/signInService.js";
@@ -34,6 +35,7 @@ export type { ErrorSituation } from "./errorWords.js";
 export type KnownUserError =
   | GitHubUserError
   | InvalidOptionError
+  | NoFileLinkError
   | AdminOnlyError
   | ExpiredComponentError
   | PrivateRepositoryError
@@ -129,6 +131,18 @@ function defaultShareUsedUp(error: DefaultShareUsedUpError, situation: ErrorSitu
   return `The shared GitHub budget is used up ${error.scope === "server" ? "for this server" : "for you"} until <t:${unix}:t> (<t:${unix}:R>): each ${error.scope} may spend ${Math.round(error.share * 100)}% of the bot's shared token in an hour. ${next.charAt(0).toUpperCase()}${next.slice(1)}`;
 }
 
+function noFileLink(error: NoFileLinkError, situation: ErrorSituation): string {
+  const host = new URL(situation.webUrl).host;
+  const example = `\`${situation.webUrl.replace(/\/+$/, "")}/owner/name/blob/main/src/app.ts#L10-L20\``;
+  if (error.notFile) {
+    return `There is no GitHub file link in that message: it links to a repository or a folder. Use \`/contents\` for those, or the menu on a link like ${example}.`;
+  }
+  if (error.otherHost !== undefined) {
+    return `There is no GitHub file link in that message: RepoScout reads links to ${quoted(host)}, and ${quoted(error.otherHost)} is another service.`;
+  }
+  return `There is no GitHub file link in that message. Use the menu on a message with a link like ${example}.`;
+}
+
 function knownErrorSentence(error: KnownUserError, situation: ErrorSituation): string {
   switch (error.code) {
     case "invalid_option":
@@ -137,6 +151,8 @@ function knownErrorSentence(error: KnownUserError, situation: ErrorSituation): s
       return error.reason === "notInServer"
         ? "This command works in a server only, not in direct messages. Run it in a channel of the server."
         : "Only members with the Manage Server permission can use this command. Ask a server admin to run it.";
+    case "no_file_link":
+      return noFileLink(error, situation);
     case "expired_component":
       return `This button has expired. Run ${error.command ? `\`/${error.command}\`` : "the command"} again.`;
     case "private_through_default_token":

@@ -65,7 +65,7 @@ function plural(count: number, one: string, many: string): string {
  */
 export function formatFolderListing(
   answer: Extract<ContentsAnswer, { kind: "tree" }>,
-  room: { title: string; footer: string; note?: string | undefined },
+  room: { title: string; footer: string; note?: string | undefined; embedBudget?: number },
 ): {
   description: string;
   files: FormattedMessage["files"];
@@ -81,7 +81,10 @@ export function formatFolderListing(
   const head = `${summary.join(", ")}.`;
   const moreNote = (omitted: number) =>
     `${ELLIPSIS} ${plural(omitted, "more entry", "more entries")} in the attachment.`;
-  const budget = Math.min(LIMITS.description, LIMITS.embedTotal - room.title.length - room.footer.length);
+  const budget = Math.min(
+    LIMITS.description,
+    (room.embedBudget ?? LIMITS.embedTotal) - room.title.length - room.footer.length,
+  );
   let used = [...lead, head].join("\n").length + 1 + moreNote(entries.length).length;
   const shown: string[] = [];
   for (const entry of entries) {

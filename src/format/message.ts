@@ -42,6 +42,16 @@ export interface PagedAnswerMeta {
    * none was given; shown in the footer before the commit (see `footerText`).
    */
   ref?: string | undefined;
+  /**
+   * The characters of Discord's 6,000 over a message's embeds that this answer may use (default all
+   * of them): less when it shares one message with other answers (a message menu on several links).
+   */
+  embedBudget?: number | undefined;
+}
+
+/** The share of a message's 6,000 embed characters an answer may use (see `PagedAnswerMeta.embedBudget`). */
+export function embedRoom(meta: { embedBudget?: number | undefined }, total: number): number {
+  return Math.min(total, meta.embedBudget ?? total);
 }
 
 /** Embed colours, one per kind of answer, so a glance tells them apart. */

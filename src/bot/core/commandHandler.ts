@@ -1,6 +1,9 @@
-import type { APIChatInputApplicationCommandInteraction } from "discord-api-types/v10";
+import type {
+  APIChatInputApplicationCommandInteraction,
+  APIMessageApplicationCommandInteraction,
+} from "discord-api-types/v10";
 import type { Logger } from "../../logger.js";
-import type { CommandAnswer } from "../commandModule.js";
+import { TARGET_MESSAGE_CONTENT, type CommandAnswer, type RawOptions } from "../commandModule.js";
 import type { CoreContext } from "./coreContext.js";
 import { answerInTime } from "./deferral.js";
 import { deliverAnswer, placementFor } from "./delivery.js";
@@ -11,13 +14,27 @@ import { assertAdmin, type InteractionFacts } from "./request.js";
 import type { Placement } from "./threads.js";
 
 /**
- * A slash command: options parsed (a bad one refused at once, asking GitHub nothing), admin rights
+ * The raw options of a command: a slash command's own; a message command's, the text of the message
+ * it was used on (the payload resolves it; an empty text when Discord sent none).
+ */
+export function commandOptionsOf(
+  interaction: APIChatInputApplicationCommandInteraction | APIMessageApplicationCommandInteraction,
+): RawOptions {
+  if ("target_id" in interaction.data) {
+    const target = interaction.data.resolved.messages[interaction.data.target_id];
+    return { [TARGET_MESSAGE_CONTENT]: target?.content ?? "" };
+  }
+  return rawOptionsOf(interaction.data.options);
+}
+
+/**
+ * A slash command or a message command: options parsed (a bad one refused at once, asking GitHub nothing), admin rights
  * checked, then either the command's modal as the first response, or its answer, deferred when it
  * is not ready in time, delivered where it belongs, and its continuation run.
  */
 export async function handleCommand(
   context: CoreContext,
-  interaction: APIChatInputApplicationCommandInteraction,
+  interaction: APIChatInputApplicationCommandInteraction | APIMessageApplicationCommandInteraction,
   reply: InteractionReply,
   facts: InteractionFacts,
   logger: Logger,
@@ -34,7 +51,7 @@ export async function handleCommand(
   let args: unknown;
   try {
     if (module.adminOnly) assertAdmin(request);
-    args = module.parse(rawOptionsOf(interaction.data.options), services);
+    args = module.parse(commandOptionsOf(interaction), services);
   } catch (error) {
     await replyWithError(reply, error, logger, situation);
     return;

@@ -41,6 +41,7 @@ export async function placementFor(
   return decidePlacement({
     wantsThread,
     inGuild: facts.inGuild,
+    userInstallOnly: facts.userInstallOnly,
     channelType: facts.channelType,
     appPermissions: facts.appPermissions,
   });

@@ -1,6 +1,7 @@
-import { InteractionType, type APIInteraction } from "discord-api-types/v10";
+import { ApplicationCommandType, InteractionType, type APIInteraction } from "discord-api-types/v10";
 import {
   isChatInputApplicationCommandInteraction,
+  isContextMenuApplicationCommandInteraction,
   isMessageComponentButtonInteraction,
 } from "discord-api-types/utils/v10";
 import { RESTARTING } from "../../format/delivery.js";
@@ -179,9 +180,19 @@ export function createInteractionCore(options: InteractionCoreOptions): Interact
     const facts = factsOf(interaction, logger);
     switch (interaction.type) {
       case InteractionType.ApplicationCommand:
-        // Only slash commands are registered (no context menus).
-        if (isChatInputApplicationCommandInteraction(interaction))
-          await handleCommand(context, interaction, reply, facts, logger);
+        // Slash commands and message commands (message menus); no user commands are registered.
+        if (
+          isChatInputApplicationCommandInteraction(interaction) ||
+          (isContextMenuApplicationCommandInteraction(interaction) &&
+            interaction.data.type === ApplicationCommandType.Message)
+        )
+          await handleCommand(
+            context,
+            interaction as Parameters<typeof handleCommand>[1],
+            reply,
+            facts,
+            logger,
+          );
         return;
       case InteractionType.ApplicationCommandAutocomplete:
         await handleAutocomplete(context, interaction, reply, facts, logger);

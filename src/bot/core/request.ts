@@ -1,4 +1,5 @@
 import {
+  ApplicationIntegrationType,
   PermissionFlagsBits,
   type APIInteraction,
   type APIPingInteraction,
@@ -23,8 +24,14 @@ export interface InteractionFacts {
   request: CommandRequest;
   /** Who else reads an answer there. */
   place: AnswerPlace;
-  /** Sent in a server, by a member of it (not in a DM). */
+  /** Sent in a server that installed the app, by a member of it (not in a DM, not a user install only). */
   inGuild: boolean;
+  /**
+   * Only a user install serves it (`authorizing_integration_owners` without "0"): the bot is no
+   * member of the place, so there is no server token, no server setting, no thread, and at most
+   * 5 follow-ups.
+   */
+  userInstallOnly: boolean;
   /** The type of the channel it was sent in (null when the payload does not say). */
   channelType: ChannelType | null;
   /** What the bot may do in that channel (`app_permissions`). */
@@ -38,12 +45,21 @@ export function snowflakeTime(id: string): number {
 
 /** The facts of an interaction payload; `logger` is the interaction's own. */
 export function factsOf(interaction: PersonInteraction, logger: Logger): InteractionFacts {
-  const guildId = interaction.guild_id ?? null;
+  const sentInGuild = interaction.guild_id ?? null;
+  const owners = interaction.authorizing_integration_owners;
+  // Payloads from before installation contexts carry no owners: the guild install, as then.
+  const userInstallOnly =
+    owners?.[ApplicationIntegrationType.UserInstall] !== undefined &&
+    owners[ApplicationIntegrationType.GuildInstall] === undefined;
+  // Where only the user's install reaches, nothing of the server applies: its token and settings
+  // are for the app it installed, which it did not.
+  const guildId = userInstallOnly ? null : sentInGuild;
   const user = interaction.member?.user ?? interaction.user;
   return {
     request: {
       interactionId: interaction.id,
       guildId,
+      ...(userInstallOnly ? { userInstallOnly } : {}),
       channelId: interaction.channel?.id ?? interaction.channel_id ?? null,
       userId: user?.id ?? "",
       memberPermissions: interaction.member ? BigInt(interaction.member.permissions) : null,
@@ -53,10 +69,11 @@ export function factsOf(interaction: PersonInteraction, logger: Logger): Interac
     },
     place: answerPlaceOf({
       context: interaction.context ?? null,
-      guildId,
+      guildId: sentInGuild,
       channel: interaction.channel ?? null,
     }),
     inGuild: guildId !== null && interaction.member !== undefined,
+    userInstallOnly,
     channelType: interaction.channel?.type ?? null,
     appPermissions: BigInt(interaction.app_permissions ?? "0"),
   };

@@ -24,6 +24,8 @@ const THREAD_PARENTS = new Set<number>([ChannelType.GuildText, ChannelType.Guild
 export function decidePlacement(input: {
   wantsThread: boolean;
   inGuild: boolean;
+  /** Only the asker's own install of the app serves the interaction: the bot is not in the place. */
+  userInstallOnly?: boolean;
   /** The channel's type, when known. */
   channelType: number | null;
   /** What the bot may do in the channel (`app_permissions`). */
@@ -31,6 +33,9 @@ export function decidePlacement(input: {
 }): Placement {
   if (!input.wantsThread) return { mode: "inPlace" };
   if (input.channelType !== null && THREAD_TYPES.has(input.channelType)) return { mode: "inPlace" };
+  if (input.userInstallOnly) {
+    return { mode: "inPlace", note: threadUnavailableNote({ kind: "userInstall" }) };
+  }
   if (!input.inGuild) {
     return {
       mode: "inPlace",

@@ -21,8 +21,8 @@ export function validateContextMenu(
 }
 
 /**
- * At most `limit` user and `limit` message commands per scope (Discord: 15 each since March 2026).
- * @throws DiscordRestError 400 30032 "Maximum number of application commands reached (15)".
+ * At most `limit` user and `limit` message commands per scope (DISCORD-FACTS: 5 each).
+ * @throws DiscordRestError 400 30032 "Maximum number of application commands reached (5)".
  */
 export function enforceContextMenuLimit(definitions: readonly { type?: number }[], limit: number): void {
   for (const type of CONTEXT_MENU_TYPES) {

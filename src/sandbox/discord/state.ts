@@ -229,7 +229,7 @@ export class DiscordState {
    */
   appIntegrationTypes: number[] = [0, 1];
   /** Context menu commands allowed per type and scope (Discord: 15 since 2026-03-03, 5 before). */
-  contextMenuLimit = 15;
+  contextMenuLimit = 5;
   /** Users who installed the app to their account (a user install). */
   readonly userInstalls = new Set<string>();
   /** Private channels the bot is not part of (a group DM, a DM between two users). */
