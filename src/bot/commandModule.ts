@@ -159,7 +159,9 @@ const slashData = z
 const messageMenuData = z
   .object({
     type: z.literal(3),
-    name: z.string().regex(/^[^\s](?:.{0,30}[^\s])?$/u, "must be 1..32 characters, not starting or ending with a space"),
+    name: z
+      .string()
+      .regex(/^[^\s](?:.{0,30}[^\s])?$/u, "must be 1..32 characters, not starting or ending with a space"),
     description: z.never().optional(),
     options: z.never().optional(),
     ...installFields,
