@@ -1,7 +1,8 @@
-// Over 300 lines: the sandbox's own commands (/help, /demo, /as, /approve, /deny) and the forms are one person's session state; the help text alone is 40 lines.
+// Over 300 lines: the sandbox's own commands (/help, /demo, /as, /history, /menu, /approve, /deny) and the forms are one person's session state; the help text alone is 40 lines.
 import type { APIUser } from "discord-api-types/v10";
 import { REPOS_PER_PAGE } from "../../commands/repos.js";
 import { parseCommandLine } from "./commandLine.js";
+import { formatHistory, parseMenuLine } from "./messageMenu.js";
 import { describeDemoWorld } from "./demoGuide.js";
 import type {
   InteractionContextOptions,
@@ -90,12 +91,14 @@ export const CHAT_HELP = `Type a slash command as in Discord, options as name:va
   /settings threads enabled:true                  (answers go into threads)
   /settings private-answers in-channel:true · /settings show
   /login · /logout                                (your own GitHub sign-in)
+Right-click a message: /history lists #code-links (messages with GitHub links), numbered; then
+  /menu Blame lines 1 · /menu Show code 3         (the message's Apps menu: its links answered)
 Press Tab after repo: or path: to autocomplete. Type a button's number to press it.
 Sign in: /login prints the local device page and a code. Open the page in a browser, or let the
 chat answer for you: /approve [login] (default ${OTHER_LOGIN}, who alone sees ${DEMO_REPOSITORIES.diary})
 or /deny. Then /whoami says \`you\`.
 Sandbox only: /demo (what the demo world holds), /as member|admin (Manage Server or not; you stay
-the same person, signed in or not), /approve, /deny, /help, /quit.`;
+the same person, signed in or not), /history, /menu, /approve, /deny, /help, /quit.`;
 
 /** Discord's answer to a response that came after the interaction's 3-second deadline. */
 const UNKNOWN_INTERACTION = 10062;
@@ -311,6 +314,19 @@ export function createChatSession(options: ChatSessionOptions): ChatSession {
       if (approve) return await answerSignIn(true, approve[1] ?? OTHER_LOGIN);
       if (line === "/deny") return await answerSignIn(false, "");
       if (/^\d+$/.test(line)) return await press(Number(line));
+      if (line === "/history") {
+        screen.print(formatHistory(world.discord));
+        return "ok";
+      }
+      if (/^\/menu\b/i.test(line)) {
+        const target = parseMenuLine(line, world.discord);
+        return await interact({
+          kind: "message",
+          name: target.name,
+          message: target.messageId,
+          ...invokerOptions(invoker),
+        });
+      }
       const typed = parseCommandLine(line, world.discord.commands());
       return await interact({
         kind: "slash",
