@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.js";
 import { missingVariablesSentence, runDeploy } from "../src/deployCommands.js";
+import { startDiscordStandIn } from "../src/sandbox/discord/index.js";
 
 /**
  * `npm run deploy` as a person runs it. The script's process is started once (through tsx, as the
@@ -96,6 +97,55 @@ describe("npm run deploy", () => {
     const definitions = JSON.parse(run.stdout) as Array<{ name: string }>;
     expect(definitions.map((definition) => definition.name)).toContain("blame");
     expect(run.registered).toEqual([]);
+  });
+
+  it("prints the message menus and every command's install types and contexts", async () => {
+    const run = await deployInProcess(["--dry-run"]);
+    const definitions = JSON.parse(run.stdout) as Array<Record<string, unknown>>;
+    const byName = new Map(definitions.map((definition) => [definition.name, definition]));
+    for (const name of ["Show code", "Blame lines"]) {
+      expect(byName.get(name)).toEqual({ type: 3, name, integration_types: [0, 1], contexts: [0, 1, 2] });
+    }
+    for (const name of ["blame", "contents", "repos", "contributors", "whoami", "login", "logout"]) {
+      expect(byName.get(name)).toMatchObject({ type: 1, integration_types: [0, 1], contexts: [0, 1, 2] });
+    }
+    for (const name of ["token", "settings"]) {
+      expect(byName.get(name)).toMatchObject({ integration_types: [0], contexts: [0] });
+    }
+  });
+
+  it("registers definitions the local Discord accepts, globally and in a server", async () => {
+    const discord = await startDiscordStandIn();
+    try {
+      const env = {
+        DISCORD_TOKEN: discord.botToken,
+        DISCORD_CLIENT_ID: discord.applicationId,
+        DISCORD_API_URL: discord.apiUrl,
+      };
+      const global = await runDeploy([], {
+        out: () => undefined,
+        err: (text) => expect.fail(text),
+        loadConfig: async () => loadConfig(env),
+      });
+      expect(global).toBe(0);
+      expect(discord.commands().find((command) => command.name === "Blame lines")).toMatchObject({
+        type: 3,
+        description: "",
+        integration_types: [0, 1],
+        contexts: [0, 1, 2],
+      });
+      const inServer = await runDeploy([], {
+        out: () => undefined,
+        err: (text) => expect.fail(text),
+        loadConfig: async () => loadConfig({ ...env, DISCORD_GUILD_ID: discord.guildId }),
+      });
+      expect(inServer).toBe(0);
+      expect(discord.commands({ guildId: discord.guildId }).map((command) => command.name)).toContain(
+        "Show code",
+      );
+    } finally {
+      await discord.close();
+    }
   });
 
   it("names the one missing variable in the singular", async () => {

@@ -86,13 +86,15 @@ describe("the bot as a process, against the local Discord and GitHub", () => {
     const result = await exited(runScript("deploy-commands.ts", env));
     expect(result.stderr).not.toMatch(/error/i);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/Registered 9 commands in server/);
+    expect(result.stdout).toMatch(/Registered 11 commands in server/);
     expect(
       discord
         .commands({ guildId: discord.guildId })
         .map((command) => command.name)
         .sort(),
     ).toEqual([
+      "Blame lines",
+      "Show code",
       "blame",
       "contents",
       "contributors",

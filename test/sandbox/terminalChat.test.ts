@@ -228,6 +228,28 @@ describe("npm run sandbox -- --command", () => {
     expect(run.text).toContain('echo "$TOKEN" | npm run sandbox -- --command "/token set"');
   });
 
+  it("right-clicks a permalink of #code-links: /history numbers the messages, /menu Blame lines blames its lines", async () => {
+    const run = await oneShot(["/history", "/menu Blame lines 1"]);
+    expect(run.code).toBe(0);
+    expect(run.text).toMatch(
+      /\[m1\] \S+: The scheduler's main loop is here: https:\/\/github\.com\/demo\/widgets\/blob\/main\/src\/engine\.ts#L10-L20/,
+    );
+    expect(run.text).toContain("Right-click one: /menu ");
+    expect(run.text).toContain("blame demo/widgets src/engine.ts");
+    expect(run.text).toMatch(/Lines 10–20 of/);
+    expect(run.text).toMatch(/│ 20 \S+ [0-9a-f]{7} /);
+    expect(run.text).not.toMatch(/│ 21 /);
+  });
+
+  it("says what to type for a menu or a message that does not exist", async () => {
+    const noMenu = await oneShot(["/menu Frobnicate 1"]);
+    expect(noMenu.code).toBe(1);
+    expect(noMenu.text).toContain("no message menu «Frobnicate»");
+    const noMessage = await oneShot(["/menu show code 999"]);
+    expect(noMessage.code).toBe(1);
+    expect(noMessage.text).toMatch(/no message \[m999\] in #code-links: it has \d+; \/history lists them/);
+  });
+
   it("stops at the first line that fails, with exit code 1", async () => {
     const run = await oneShot(["/nope", "/help"]);
     expect(run.code).toBe(1);

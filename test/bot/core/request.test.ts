@@ -69,6 +69,26 @@ describe("what the core reads of a payload", () => {
     expect(sentenceOf(thrownBy(() => assertAdmin(facts.request)))).toMatch(/server only/);
   });
 
+  it("reads a user install only: a server's interaction with none of the server's token or settings", () => {
+    const payload = slashPayload() as PersonInteraction;
+    const facts = factsOf(
+      { ...payload, authorizing_integration_owners: { "1": "2" } } as PersonInteraction,
+      logger,
+    );
+    // Who else reads the answer is the server's channel; what the bot may use of the server is nothing.
+    expect(facts).toMatchObject({ place: "guild", inGuild: false, userInstallOnly: true });
+    expect(facts.request).toMatchObject({ guildId: null, userInstallOnly: true, userId: "2" });
+    const both = factsOf(
+      {
+        ...payload,
+        authorizing_integration_owners: { "0": payload.guild_id!, "1": "2" },
+      } as PersonInteraction,
+      logger,
+    );
+    expect(both).toMatchObject({ inGuild: true, userInstallOnly: false });
+    expect(both.request.guildId).toBe(payload.guild_id);
+  });
+
   it("refuses an admin command to a member without Manage Server", () => {
     const facts = factsOf(slashPayload() as PersonInteraction, logger);
     expect(sentenceOf(thrownBy(() => assertAdmin(facts.request)))).toMatch(/Manage Server/);

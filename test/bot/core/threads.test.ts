@@ -53,6 +53,21 @@ describe("thread placement", () => {
     expect(placement.mode === "inPlace" && placement.note).toMatch(/Create Public Threads/);
   });
 
+  it("says why where only the asker's own install reaches", () => {
+    expect(
+      decidePlacement({
+        wantsThread: true,
+        inGuild: false,
+        userInstallOnly: true,
+        channelType: ChannelType.GuildText,
+        appPermissions: 0n,
+      }),
+    ).toEqual({
+      mode: "inPlace",
+      note: "-# RepoScout is installed to your account, not to this place, so it cannot start threads here; the answer is here.",
+    });
+  });
+
   it("says why in a DM and in other kinds of channel", () => {
     const dm = decidePlacement({
       wantsThread: true,
