@@ -6,6 +6,7 @@
 import { benchCacheBound } from "./cache-bound.js";
 import { benchEndToEnd } from "./end-to-end.js";
 import { benchFormatBlame } from "./format-blame.js";
+import { benchMessageMenus } from "./message-menus.js";
 import { benchSignIn } from "./signin.js";
 import { benchStandinBlame } from "./standin-blame.js";
 import { benchStartup } from "./startup.js";
@@ -21,6 +22,10 @@ const sections: Array<[string, () => Promise<string[]>]> = quick
       ["Formatting", benchFormatBlame],
       ["Cache bound (LRU bookkeeping)", benchCacheBound],
       ["End to end (real discord.js client, both stand-ins)", benchEndToEnd],
+      [
+        "Message menus, menu to answer, beside the slash command (real discord.js client)",
+        () => benchMessageMenus(),
+      ],
       ["Sign-in (user-token vault, sandbox /login)", benchSignIn],
       ["Many processes on one Redis (real processes, HTTP, round robin)", benchTwoProcesses],
       [

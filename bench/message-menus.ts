@@ -1,0 +1,143 @@
+/**
+ * The message menus (`Show code`, `Blame lines`), menu to answer, through the real discord.js client
+ * and both stand-ins: each beside the slash command that answers the same lines, measured in the
+ * same run (cached, then uncached: every uncached link pinned to a commit never asked before).
+ */
+import { execFileSync } from "node:child_process";
+import { pathToFileURL } from "node:url";
+import type { InteractionRequest } from "../src/sandbox/discord/index.js";
+import { DEMO_PATHS } from "../src/sandbox/github/index.js";
+import { startSandboxWorld, type SandboxWorld } from "../src/sandbox/harness.js";
+import { transcriptOf } from "../src/sandbox/transcript.js";
+
+function median(samples: readonly number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+function p90(samples: readonly number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(0.9 * sorted.length))] ?? Number.NaN;
+}
+
+async function timed(world: SandboxWorld, request: InteractionRequest): Promise<number> {
+  const started = performance.now();
+  const record = await world.run(request, { settleMs: 0, timeoutMs: 20_000 });
+  const elapsed = performance.now() - started;
+  const seen = transcriptOf(record);
+  if (seen.isError) throw new Error(`benchmark interaction failed: ${JSON.stringify(request)}: ${seen.text}`);
+  return elapsed;
+}
+
+/** Posts a message holding `content` in #code-links (as the bot: a menu reads any author's message). */
+async function post(world: SandboxWorld, content: string): Promise<string> {
+  const { discord } = world;
+  const response = await fetch(`${discord.apiUrl}/v10/channels/${discord.channels.codeLinks}/messages`, {
+    method: "POST",
+    headers: { Authorization: `Bot ${discord.botToken}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ content, allowed_mentions: { parse: [] } }),
+  });
+  if (!response.ok) throw new Error(`could not post the benchmark message: ${response.status}`);
+  return ((await response.json()) as { id: string }).id;
+}
+
+/** Commits that changed the demo engine file, newest first. */
+function engineCommits(world: SandboxWorld): string[] {
+  const repository = world.github.world.repository("demo", "widgets");
+  if (!repository) throw new Error("demo/widgets is missing from the world");
+  return execFileSync(
+    "git",
+    ["--git-dir", repository.gitDir, "log", "--format=%H", "main", "--", DEMO_PATHS.engine],
+    {
+      encoding: "utf8",
+      env: { PATH: process.env.PATH ?? "", GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" },
+    },
+  )
+    .trim()
+    .split("\n");
+}
+
+const line = (label: string, samples: readonly number[], baseline?: readonly number[]): string => {
+  const ratio = baseline ? `  ratio ${(median(samples) / median(baseline)).toFixed(2)}×` : "";
+  return `${label.padEnd(58)} p50 ${median(samples).toFixed(1)} ms  p90 ${p90(samples).toFixed(1)} ms (n=${samples.length})${ratio}`;
+};
+
+/** Runs the message menu benchmark; returns the lines to print. */
+export async function benchMessageMenus(rounds = 30): Promise<string[]> {
+  const world = await startSandboxWorld();
+  try {
+    const engineUrl = `https://github.com/demo/widgets/blob/main/${DEMO_PATHS.engine}`;
+    const oneLink = await post(world, `Look: ${engineUrl}#L10-L40`);
+    const threeLinks = await post(
+      world,
+      `${engineUrl}#L10-L20 ${engineUrl}#L30-L40 https://github.com/demo/widgets/blob/main/README.md#L1-L3`,
+    );
+    const slashBlame: InteractionRequest = {
+      kind: "slash",
+      name: "blame",
+      options: { repo: `${engineUrl}#L10-L40` },
+    };
+    const slashContents: InteractionRequest = {
+      kind: "slash",
+      name: "contents",
+      options: { repo: `${engineUrl}#L10-L40` },
+    };
+    const menu = (name: string, message: string): InteractionRequest => ({ kind: "message", name, message });
+    // Warm the bot, the caches and the stand-ins.
+    for (const request of [
+      slashBlame,
+      slashContents,
+      menu("Blame lines", oneLink),
+      menu("Show code", oneLink),
+      menu("Show code", threeLinks),
+    ])
+      await timed(world, request);
+
+    const samples = {
+      slashBlame: [] as number[],
+      blameLines: [] as number[],
+      slashContents: [] as number[],
+      showCode: [] as number[],
+      showCodeThree: [] as number[],
+    };
+    for (let round = 0; round < rounds; round += 1) {
+      samples.slashBlame.push(await timed(world, slashBlame));
+      samples.blameLines.push(await timed(world, menu("Blame lines", oneLink)));
+      samples.slashContents.push(await timed(world, slashContents));
+      samples.showCode.push(await timed(world, menu("Show code", oneLink)));
+      samples.showCodeThree.push(await timed(world, menu("Show code", threeLinks)));
+    }
+
+    // Uncached: each question pinned to a commit nobody asked about yet, menu and slash alternating.
+    const commits = engineCommits(world).slice(0, rounds * 2);
+    const uncachedSlash: number[] = [];
+    const uncachedMenu: number[] = [];
+    for (let index = 0; index + 1 < commits.length; index += 2) {
+      const atSlash = `https://github.com/demo/widgets/blob/${commits[index]}/${DEMO_PATHS.engine}#L1-L40`;
+      const atMenu = `https://github.com/demo/widgets/blob/${commits[index + 1]}/${DEMO_PATHS.engine}#L1-L40`;
+      const message = await post(world, `Pinned: ${atMenu}`);
+      uncachedSlash.push(await timed(world, { kind: "slash", name: "blame", options: { repo: atSlash } }));
+      uncachedMenu.push(await timed(world, menu("Blame lines", message)));
+    }
+    return [
+      line("cached /blame of a permalink (the baseline):", samples.slashBlame),
+      line("cached Blame lines on a message with that permalink:", samples.blameLines, samples.slashBlame),
+      line("cached /contents of a permalink (the baseline):", samples.slashContents),
+      line("cached Show code on a message with that permalink:", samples.showCode, samples.slashContents),
+      line(
+        "cached Show code on a message with 3 links (one reply):",
+        samples.showCodeThree,
+        samples.slashContents,
+      ),
+      line("uncached /blame, pinned to a new commit (the baseline):", uncachedSlash),
+      line("uncached Blame lines, pinned to a new commit:", uncachedMenu, uncachedSlash),
+    ];
+  } finally {
+    await world.close();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  for (const text of await benchMessageMenus()) console.log(text);
+  process.exit(0);
+}
