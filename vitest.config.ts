@@ -25,6 +25,7 @@ const HTTP_PASS = [
   "lifecycle",
   "burst",
   "operations",
+  "messageMenus",
 ].map((name) => `test/e2e/${name}.test.ts`);
 
 const E2E = "test/e2e/**/*.test.ts";

@@ -249,6 +249,27 @@ describe("where only the asker installed the app", () => {
     expect(plain.last.message.content ?? "").not.toContain("thread");
   });
 
+  it("shows private code read with the asker's own sign-in to the asker alone, and posts nothing", async () => {
+    await world().signIn({ user: "member", channel: "lobby", login: DEMO_LOGIN });
+    try {
+      const posted = world().discord.postAsUser({
+        user: "stranger",
+        channel: "lobby",
+        content: "Secret stuff: https://github.com/demo/secret/blob/main/SECRET.md#L1-L3",
+      });
+      const record = await menu("Show code", posted.id);
+      const { embed, last } = answerOf(record);
+      expect(embed.title).toContain("demo/secret/SECRET.md");
+      expect(last.ephemeral).toBe(true);
+      expect(last.message.content).toMatch(/Only you can see this: `demo\/secret` is private/);
+      expect(record.thread).toBeNull();
+      const lobby = world().discord.messagesIn(world().discord.channels.lobby, { includeEphemeral: false });
+      expect(lobby.filter((message) => message.interactionId === record.id)).toEqual([]);
+    } finally {
+      await world().run({ kind: "slash", name: "logout", user: "member" }, { settleMs: 50 });
+    }
+  });
+
   it("is made ephemeral by Discord where the server forbids external apps", async () => {
     const record = await menu("Show code", demo("noApps"));
     const { embed, last } = answerOf(record);

@@ -20,7 +20,9 @@ import {
   type EndpointRequest,
   type EndpointStats,
 } from "./httpInteractions.js";
-import type { InteractionRequest } from "./interactionPayloads.js";
+import type { InteractionContextOptions, InteractionRequest } from "./interactionPayloads.js";
+import { createMessage } from "./messages.js";
+import { invokerAndPlace } from "./places.js";
 import { InteractionSigner } from "./interactionSigner.js";
 import { cloneJson } from "./json.js";
 import { DEFAULT_BOT_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS } from "./permissions.js";
@@ -239,6 +241,15 @@ export interface DiscordStandIn {
   requestCounts(): Record<string, number>;
   /** Messages of a channel, oldest first, deleted ones left out. */
   messagesIn(channelId: string, options?: { includeEphemeral?: boolean }): MessageView[];
+  /**
+   * Posts a message as a person would in the client (`user`: a cast name or id, default `member`;
+   * `channel`: a place name or id, default #general): something for a message menu to be used on.
+   */
+  postAsUser(input: {
+    content: string;
+    user?: string;
+    channel?: InteractionContextOptions["channel"];
+  }): MessageView;
   /** One message by id (deleted ones too), or undefined. */
   message(id: string): MessageView | undefined;
   /** Every thread, oldest first, with the messages posted in it. */
@@ -378,6 +389,20 @@ export async function startDiscordStandIn(options: DiscordStandInOptions = {}): 
     users: { bot: state.bot, ...world.users },
     roles: world.roles,
     demoMessages,
+    postAsUser(input) {
+      const { user, channel } = invokerAndPlace(state, {
+        user: input.user ?? "member",
+        ...(input.channel !== undefined ? { channel: input.channel } : {}),
+      });
+      const stored = createMessage(state, {
+        channelId: channel.id,
+        author: user,
+        body: { content: input.content },
+        uploads: [],
+        via: "seed",
+      });
+      return messageView(state, stored);
+    },
     setUserInstall(user, installed) {
       if (installed) state.userInstalls.add(userId(user));
       else state.userInstalls.delete(userId(user));
