@@ -79,6 +79,12 @@ export interface CommandAnswer {
    * look into answers to guess it.
    */
   privacy?: AnswerPrivacy;
+  /**
+   * Private answers that come beside this public one (a message menu on links to public and private
+   * repositories): delivered after it, by the private-code rule on their own (to the asker alone,
+   * unless the place may show them), so the public part stays where everyone reads it.
+   */
+  privateRest?: CommandAnswer;
 }
 
 /** What a button or a modal submit may do to the message. */

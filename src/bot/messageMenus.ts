@@ -7,8 +7,13 @@ import { formatThreadSummary, threadName } from "../format/error.js";
 import { quoted } from "../format/errorWords.js";
 import { fitMessage, LIMITS } from "../format/limits.js";
 import { emptyMessage, type FormattedMessage } from "../format/message.js";
-import { fileLinksOf, MAX_MENU_LINKS, type FileLink, type MessageLinks } from "../input/messageLinks.js";
-import { webHostsOf } from "../input/repoArgument.js";
+import {
+  fileLinksOf,
+  linkHostsOf,
+  MAX_MENU_LINKS,
+  type FileLink,
+  type MessageLinks,
+} from "../input/messageLinks.js";
 import {
   TARGET_MESSAGE_CONTENT,
   type CommandAnswer,
@@ -47,15 +52,18 @@ function subjectOf(link: FileLink): string {
   return `${repo.owner}/${repo.name} ${path ?? ""}`.trim();
 }
 
+/** A link's outcome with its place in the message (the number a failure line names). */
+type Numbered = LinkOutcome & { number: number };
+
 /**
- * Several links' answers in one message: their embeds side by side, each cut to its share of the
- * 6,000 characters (and its whole lines attached when cut), a line per link that has no answer, a
- * line for links past the fifth. The Previous / Next buttons of a single answer are left out: a
- * press would replace every answer of the message with one. Private when any answer is.
+ * Answers of several links in one message: their embeds side by side, each cut to its share of the
+ * 6,000 characters (its whole lines attached when cut), a line per link without an answer, a line
+ * for links past the fifth. The Previous / Next buttons of a single answer are left out: a press
+ * would replace every answer of the message with one.
  */
 function combine(
-  outcomes: readonly LinkOutcome[],
-  links: MessageLinks,
+  outcomes: readonly Numbered[],
+  notes: readonly string[],
   request: CommandRequest,
   services: Services,
   commandName: string,
@@ -64,21 +72,17 @@ function combine(
   const lines: string[] = [];
   const situation = errorSituationOf(services.config, request.guildId);
   let privacy: CommandAnswer["privacy"];
-  outcomes.forEach((outcome, index) => {
+  for (const outcome of outcomes) {
     if ("answer" in outcome) {
       message.embeds.push(...outcome.answer.message.embeds);
       message.files.push(...outcome.answer.message.files);
       privacy ??= outcome.answer.privacy;
     } else {
       const sentence = sentenceFor(outcome.error, request.logger, situation);
-      lines.push(`⚠️ Link ${index + 1}, ${quoted(subjectOf(outcome.link))}: ${sentence}`);
+      lines.push(`⚠️ Link ${outcome.number}, ${quoted(subjectOf(outcome.link))}: ${sentence}`);
     }
-  });
-  if (links.skipped > 0) {
-    lines.push(
-      `-# ${links.skipped === 1 ? "1 more link" : `${links.skipped} more links`} of that message ${links.skipped === 1 ? "has" : "have"} no answer: a menu answers at most ${MAX_MENU_LINKS}.`,
-    );
   }
+  lines.push(...notes);
   if (lines.length > 0) message.content = lines.join("\n");
   const subjects = outcomes
     .filter((outcome) => "answer" in outcome)
@@ -88,6 +92,38 @@ function combine(
     threadName: threadName(commandName, subjects.join(", ")),
     summary: formatThreadSummary(commandName, subjects.join(", ")),
     ...(privacy ? { privacy } : {}),
+  };
+}
+
+/**
+ * The reply to a message with several links. Answers from public and from private repositories go
+ * apart: the public ones (and the lines of links without an answer) in the reply everyone may
+ * read, the private ones beside it by the private-code rule (`privateRest`), so a private link
+ * never takes the public answers out of the channel, nor a public link the private code into it.
+ */
+function severalLinks(
+  outcomes: readonly LinkOutcome[],
+  links: MessageLinks,
+  request: CommandRequest,
+  services: Services,
+  commandName: string,
+): CommandAnswer {
+  const numbered: Numbered[] = outcomes.map((outcome, index) => ({ ...outcome, number: index + 1 }));
+  const notes =
+    links.skipped > 0
+      ? [
+          `-# ${links.skipped === 1 ? "1 more link" : `${links.skipped} more links`} of that message ${links.skipped === 1 ? "has" : "have"} no answer: a menu answers at most ${MAX_MENU_LINKS}.`,
+        ]
+      : [];
+  const isPrivate = (outcome: Numbered) => "answer" in outcome && outcome.answer.privacy !== undefined;
+  const privateOnes = numbered.filter(isPrivate);
+  const publicOnes = numbered.filter((outcome) => !isPrivate(outcome));
+  if (privateOnes.length === 0 || !publicOnes.some((outcome) => "answer" in outcome)) {
+    return combine(numbered, notes, request, services, commandName);
+  }
+  return {
+    ...combine(publicOnes, notes, request, services, commandName),
+    privateRest: combine(privateOnes, [], request, services, commandName),
   };
 }
 
@@ -120,7 +156,7 @@ export function messageMenu<Args extends object>(
       const content = raw[TARGET_MESSAGE_CONTENT];
       const links = fileLinksOf(
         typeof content === "string" ? content : "",
-        webHostsOf(services.config.github.webUrl),
+        linkHostsOf(services.config.github.webUrl),
       );
       if (links.files.length === 0) throw new NoFileLinkError(links.otherHost, links.notFile);
       return links;
@@ -145,7 +181,7 @@ export function messageMenu<Args extends object>(
       );
       const answered = outcomes.filter((outcome) => "answer" in outcome);
       if (answered.length === 0) throw (outcomes[0] as { error: unknown }).error;
-      return combine(outcomes, links, request, services, command.data.name);
+      return severalLinks(outcomes, links, request, services, command.data.name);
     },
   };
 }

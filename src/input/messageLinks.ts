@@ -4,6 +4,15 @@ import { parseRepoArgument, type RepoArgument } from "./repoArgument.js";
 /** Answers a message menu gives at most, one per link (SPEC section 1). */
 export const MAX_MENU_LINKS = 5;
 
+/**
+ * The hosts whose links a message menu follows: the configured web host only. On GitHub Enterprise
+ * Server a github.com link names another service's repository (which the `repo` option may still
+ * take, typed on purpose), so a menu does not read it as one of the server's.
+ */
+export function linkHostsOf(webUrl: string): string[] {
+  return [new URL(webUrl).host.toLowerCase()];
+}
+
 /** A file link of the GitHub host found in a message, as the `repo` option would read it. */
 export interface FileLink {
   /** The link as written in the message (what `repo:` would be given). */

@@ -164,6 +164,41 @@ describe("Show code", () => {
   });
 });
 
+describe("a message linking to public and private repositories", () => {
+  it("answers the public links in the channel and the private one to the asker alone", async () => {
+    await world().signIn({ user: "member", channel: "codeLinks", login: DEMO_LOGIN });
+    try {
+      const posted = world().discord.postAsUser({
+        channel: "codeLinks",
+        content:
+          "Public https://github.com/demo/widgets/blob/main/README.md#L1-L3 and private " +
+          "https://github.com/demo/secret/blob/main/SECRET.md#L1-L3",
+      });
+      const record = await world().run(
+        { kind: "message", name: "Show code", message: posted.id, user: "member" },
+        { settleMs: 300 },
+      );
+      expect(record.errors).toEqual([]);
+      const views = messagesOf(record);
+      const shown = views.filter((view) => !view.ephemeral);
+      const hidden = views.filter((view) => view.ephemeral);
+      expect(shown).toHaveLength(1);
+      expect(shown[0]!.embeds.map((embed) => embed.title)).toEqual([
+        expect.stringContaining("demo/widgets/README.md"),
+      ]);
+      expect(JSON.stringify(shown)).not.toContain("secret");
+      expect(hidden).toHaveLength(1);
+      expect(hidden[0]!.embeds.map((embed) => embed.title)).toEqual([
+        expect.stringContaining("demo/secret/SECRET.md"),
+      ]);
+      expect(hidden[0]!.content).toMatch(/Only you can see this: `demo\/secret` is private/);
+      expectDeliveredWithoutPings(record);
+    } finally {
+      await world().run({ kind: "slash", name: "logout", user: "member" }, { settleMs: 50 });
+    }
+  });
+});
+
 describe("Blame lines", () => {
   it("blames exactly the lines of a permalink", async () => {
     const record = await menu("Blame lines", demo("columnAnchor"));
@@ -293,5 +328,36 @@ describe("in the DM with the bot", () => {
     expect(seen.isError, seen.text).toBe(false);
     expect(record.payload.context).toBe(1);
     expect(record.thread).toBeNull();
+  });
+});
+
+describe("on GitHub Enterprise Server", () => {
+  const enterprise = useWorld({ github: { htmlUrl: "https://ghe.example.com" } });
+
+  it("follows the server's links only: a github.com link there names another service's repository", async () => {
+    const posted = enterprise().discord.postAsUser({
+      channel: "codeLinks",
+      content:
+        "Ours: https://ghe.example.com/demo/widgets/blob/main/README.md#L1-L2, theirs: " +
+        "https://github.com/demo/widgets/blob/main/README.md#L3",
+    });
+    const record = await enterprise().run(
+      { kind: "message", name: "Show code", message: posted.id },
+      { settleMs: 150 },
+    );
+    const { message } = answerOf(record);
+    expect(message.embeds).toHaveLength(1);
+    expect(message.embeds[0]!.url).toMatch(
+      /^https:\/\/ghe\.example\.com\/demo\/widgets\/blob\/[0-9a-f]{40}\/README\.md#L1-L2$/,
+    );
+    const other = enterprise().discord.postAsUser({
+      channel: "codeLinks",
+      content: "https://github.com/demo/widgets/blob/main/README.md#L3",
+    });
+    const refused = transcriptOf(
+      await enterprise().run({ kind: "message", name: "Show code", message: other.id }),
+    );
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain("`ghe.example.com`, and `github.com` is another service");
   });
 });

@@ -4,7 +4,7 @@ import type { Logger } from "../../logger.js";
 import type { CommandAnswer } from "../commandModule.js";
 import type { Services } from "../services.js";
 import { discordCode } from "./errorReply.js";
-import { withNote } from "./messagePayload.js";
+import { toOutgoing, withNote } from "./messagePayload.js";
 import { decideDelivery, sendToAskerOnly } from "./privateDelivery.js";
 import type { InteractionReply } from "./reply.js";
 import type { InteractionFacts } from "./request.js";
@@ -69,6 +69,44 @@ export async function deliverAnswer(
   answer: CommandAnswer,
   placement: Placement,
 ): Promise<void> {
+  const threadId = await deliverOne(target, answer, placement);
+  if (answer.privateRest) await deliverPrivateRest(target, answer.privateRest, threadId);
+}
+
+/**
+ * The private part of an answer whose main part is public, after it: to the asker alone (an
+ * ephemeral follow-up) unless the place may show private code, then beside the main part (in its
+ * thread when it went into one), marked private.
+ */
+async function deliverPrivateRest(
+  target: AnswerDelivery,
+  rest: CommandAnswer,
+  threadId: string | undefined,
+): Promise<void> {
+  const { reply, facts, logger } = target;
+  const decision = decideDelivery({
+    privacy: rest.privacy,
+    place: facts.place,
+    inChannelAllowed: await inChannelAllowed(target.services, facts, rest.privacy),
+    wantsThread: threadId !== undefined,
+  });
+  const message = withNote(rest.message, decision.note);
+  if (decision.ephemeral) {
+    logger.info({ private: rest.privacy?.kind }, "private part of the answer sent to the asker only");
+    await reply.followUp(message, { ephemeral: true });
+  } else if (threadId !== undefined) {
+    await reply.via.sendToChannel(threadId, toOutgoing(message));
+  } else {
+    await reply.followUp(message);
+  }
+}
+
+/** Delivers one answer; returns the id of the thread it went into, if any. */
+async function deliverOne(
+  target: AnswerDelivery,
+  answer: CommandAnswer,
+  placement: Placement,
+): Promise<string | undefined> {
   const { reply, facts, logger } = target;
   const wantsThread = placement.mode === "thread" || placement.note !== undefined;
   const decision = decideDelivery({
@@ -80,14 +118,14 @@ export async function deliverAnswer(
   if (decision.ephemeral && !target.ephemeral) {
     logger.info({ private: answer.privacy?.kind }, "private answer sent to the asker only");
     await sendToAskerOnly(reply, withNote(answer.message, decision.note), logger);
-    return;
+    return undefined;
   }
   const message = withNote(answer.message, decision.note);
   if (placement.mode === "inPlace") {
     const shown = withNote(message, placement.note);
     if (reply.deferred) await reply.editReply(shown);
     else await reply.reply(shown, { ephemeral: target.ephemeral });
-    return;
+    return undefined;
   }
   const summary: FormattedMessage = {
     content: answer.summary ?? DEFAULT_THREAD_SUMMARY,
@@ -109,11 +147,13 @@ export async function deliverAnswer(
       message,
     });
     logger.info({ threadId }, "answered in a thread");
+    return threadId;
   } catch (error) {
     logger.warn(
       { err: error, discordCode: discordCode(error) },
       "could not answer in a thread; answering in place",
     );
     await reply.editReply(withNote(message, threadFailureNote(error)));
+    return undefined;
   }
 }
