@@ -51,6 +51,9 @@ export const MAX_ACTIVE = 128;
  */
 export const MAX_QUEUED = 4_000;
 
+/** Follow-ups Discord takes per interaction served by a user install only (DISCORD-FACTS). */
+export const USER_INSTALL_FOLLOW_UPS = 5;
+
 /**
  * An interaction this old when the core first sees it is answered "busy" at once, without its work:
  * there is no time left to do it and still respond within Discord's 3 s.
@@ -178,6 +181,7 @@ export function createInteractionCore(options: InteractionCoreOptions): Interact
       return;
     }
     const facts = factsOf(interaction, logger);
+    if (facts.userInstallOnly) reply.followUpLimit = USER_INSTALL_FOLLOW_UPS;
     switch (interaction.type) {
       case InteractionType.ApplicationCommand:
         // Slash commands and message commands (message menus); no user commands are registered.

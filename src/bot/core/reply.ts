@@ -9,6 +9,14 @@ import type { FormattedMessage } from "../../format/message.js";
 import { toOutgoing } from "./messagePayload.js";
 import type { Responder } from "./responder.js";
 
+/** A follow-up past what Discord takes for the interaction: a bug of the bot, caught before Discord's 40094. */
+export class FollowUpLimitError extends Error {
+  constructor(readonly limit: number) {
+    super(`this interaction takes at most ${limit} follow-ups (a user install's limit)`);
+    this.name = "FollowUpLimitError";
+  }
+}
+
 /** How the first response deferred the answer, if it did. */
 export type Deferral = "public" | "ephemeral" | "update" | null;
 
@@ -26,6 +34,12 @@ export class InteractionReply {
    * bot too busy to take it (`busy`), or Discord no longer taking a response (`expired`). Metrics.
    */
   outcome: "error" | "busy" | "expired" | undefined;
+  /**
+   * Follow-ups Discord takes for this interaction: 5 where only a user install serves it
+   * (DISCORD-FACTS, "Installation contexts"), else no limit the bot could reach.
+   */
+  followUpLimit = Number.POSITIVE_INFINITY;
+  private followUpsSent = 0;
 
   constructor(private readonly responder: Responder) {}
 
@@ -107,7 +121,10 @@ export class InteractionReply {
     return this.responder.deleteOriginal();
   }
 
-  followUp(message: FormattedMessage, options: { ephemeral?: boolean } = {}): Promise<APIMessage> {
+  /** @throws FollowUpLimitError past {@link followUpLimit}, sending nothing (Discord would answer 40094). */
+  async followUp(message: FormattedMessage, options: { ephemeral?: boolean } = {}): Promise<APIMessage> {
+    if (this.followUpsSent >= this.followUpLimit) throw new FollowUpLimitError(this.followUpLimit);
+    this.followUpsSent += 1;
     return this.responder.followUp(toOutgoing(message, options));
   }
 
