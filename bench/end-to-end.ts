@@ -34,7 +34,7 @@ async function timed(world: SandboxWorld, request: InteractionRequest): Promise<
 }
 
 /** Commits of the demo engine file, newest first: each a distinct, never-cached blame. */
-function engineCommits(world: SandboxWorld): string[] {
+export function engineCommits(world: SandboxWorld): string[] {
   const repository = world.github.world.repository("demo", "widgets");
   if (!repository) throw new Error("demo/widgets is missing from the world");
   return execFileSync(

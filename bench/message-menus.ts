@@ -3,12 +3,12 @@
  * and both stand-ins: each beside the slash command that answers the same lines, measured in the
  * same run (cached, then uncached: every uncached link pinned to a commit never asked before).
  */
-import { execFileSync } from "node:child_process";
 import { pathToFileURL } from "node:url";
 import type { InteractionRequest } from "../src/sandbox/discord/index.js";
 import { DEMO_PATHS } from "../src/sandbox/github/index.js";
 import { startSandboxWorld, type SandboxWorld } from "../src/sandbox/harness.js";
 import { transcriptOf } from "../src/sandbox/transcript.js";
+import { engineCommits } from "./end-to-end.js";
 
 function median(samples: readonly number[]): number {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -39,22 +39,6 @@ async function post(world: SandboxWorld, content: string): Promise<string> {
   });
   if (!response.ok) throw new Error(`could not post the benchmark message: ${response.status}`);
   return ((await response.json()) as { id: string }).id;
-}
-
-/** Commits that changed the demo engine file, newest first. */
-function engineCommits(world: SandboxWorld): string[] {
-  const repository = world.github.world.repository("demo", "widgets");
-  if (!repository) throw new Error("demo/widgets is missing from the world");
-  return execFileSync(
-    "git",
-    ["--git-dir", repository.gitDir, "log", "--format=%H", "main", "--", DEMO_PATHS.engine],
-    {
-      encoding: "utf8",
-      env: { PATH: process.env.PATH ?? "", GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" },
-    },
-  )
-    .trim()
-    .split("\n");
 }
 
 const line = (label: string, samples: readonly number[], baseline?: readonly number[]): string => {
