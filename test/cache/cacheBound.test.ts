@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { createClient } from "@keyv/redis";
 import KeyvSqlite from "@keyv/sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCacheBound, type CacheBookkeeping } from "../../src/cache/cacheBound.js";
 import { openStores, type OpenStoresOptions, type Stores } from "../../src/cache/openStores.js";
 import { silentLogger } from "../../src/logger.js";
 import { describeWithRedis, redisTestUrl } from "./helpers.js";
@@ -156,4 +157,40 @@ describeWithRedis("the cache bound in Redis (the tests' Redis)", () => {
       }
     },
   );
+});
+
+describe("the bound's order of bookkeeping", () => {
+  it("books the reads made while a check of the bound waits, before it chooses what to evict", async () => {
+    const calls: string[] = [];
+    let releaseTotal: (bytes: number) => void = () => undefined;
+    const books: CacheBookkeeping = {
+      flushReads: async (keys) => void calls.push(`reads ${keys.join(",")}`),
+      written: async () => undefined,
+      removed: async () => undefined,
+      // The total of a busy store comes late: reads and writes land meanwhile.
+      totalBytes: () => new Promise((resolve) => (releaseTotal = resolve)),
+      evict: async () => {
+        calls.push("evict");
+        return 1;
+      },
+      reconcile: async () => undefined,
+    };
+    const bound = createCacheBound(books, {
+      maxBytes: 100,
+      onError: () => undefined,
+      flushIntervalMs: 60_000,
+    });
+    try {
+      // A check queued by an earlier write, then a read, then a flush queued behind the check
+      // (as the one-second timer queues it): the check must not evict the entry just read.
+      const trimmed = bound.trim();
+      await new Promise((resolve) => setImmediate(resolve));
+      bound.read("contents:c0");
+      releaseTotal(500);
+      expect(await trimmed).toBe(1);
+      expect(calls).toEqual(["reads contents:c0", "evict"]);
+    } finally {
+      await bound.close();
+    }
+  });
 });
