@@ -93,6 +93,13 @@ export async function replyWithError(
       await reply.editReply(message);
     }
   } catch (replyError) {
+    if (isGoneInteraction(replyError)) {
+      // Too late for Discord (a reply after 3 s, as a busy reply on an overloaded machine can be):
+      // nobody can be told anything more; the same one info line as a late answer.
+      reply.outcome = "expired";
+      logger.info({ discordCode: discordCode(replyError) }, "interaction expired before its answer");
+      return;
+    }
     logger.warn(
       { err: replyError, discordCode: discordCode(replyError) },
       "could not deliver the error reply",
