@@ -22,6 +22,12 @@ export type RawOptions = Readonly<Record<string, string | number | boolean | und
  */
 export const TARGET_MESSAGE_CONTENT = "target-message-content";
 
+/**
+ * The links of that message's embeds (their `url`, one per line): where another answer, a bot's
+ * included, keeps the link it is about (RepoScout's own answers link their file and lines there).
+ */
+export const TARGET_MESSAGE_EMBED_LINKS = "target-message-embed-links";
+
 /** Who asked, where: what a command may know of the interaction, without discord.js objects. */
 export interface CommandRequest {
   interactionId: string;

@@ -16,6 +16,7 @@ import {
 } from "../input/messageLinks.js";
 import {
   TARGET_MESSAGE_CONTENT,
+  TARGET_MESSAGE_EMBED_LINKS,
   type CommandAnswer,
   type CommandModule,
   type CommandRequest,
@@ -153,11 +154,19 @@ export function messageMenu<Args extends object>(
     // Undefined: the server's thread setting decides (a menu has no `thread` option).
     threadAsked: () => undefined,
     parse(raw: RawOptions, services) {
-      const content = raw[TARGET_MESSAGE_CONTENT];
-      const links = fileLinksOf(
-        typeof content === "string" ? content : "",
-        linkHostsOf(services.config.github.webUrl),
-      );
+      const hosts = linkHostsOf(services.config.github.webUrl);
+      const textOf = (name: string) => (typeof raw[name] === "string" ? (raw[name] as string) : "");
+      // The links people wrote; failing those, the links of the message's embeds (an answer's own
+      // file link at its commit). Not both: Discord's preview of a link repeats it in an embed.
+      let links = fileLinksOf(textOf(TARGET_MESSAGE_CONTENT), hosts);
+      if (links.files.length === 0) {
+        const inEmbeds = fileLinksOf(textOf(TARGET_MESSAGE_EMBED_LINKS), hosts);
+        links = {
+          ...inEmbeds,
+          notFile: links.notFile || inEmbeds.notFile,
+          ...(links.otherHost !== undefined ? { otherHost: links.otherHost } : {}),
+        };
+      }
       if (links.files.length === 0) throw new NoFileLinkError(links.otherHost, links.notFile);
       return links;
     },

@@ -211,6 +211,36 @@ describe("Blame lines", () => {
     expectDeliveredWithoutPings(record);
   });
 
+  it("blames the lines of a Show code answer, at the commit it is pinned to", async () => {
+    const shown = await menu("Show code", demo("oneLink"));
+    const answer = shown.original!;
+    expect(answer.ephemeral).toBe(false);
+    const record = await menu("Blame lines", answer.id);
+    const { embed } = answerOf(record);
+    expect(embed.title).toBe("blame demo/widgets src/engine.ts");
+    expect(lineNumbers(embed.description)).toEqual(range(10, 20));
+    // The link of the answer names the commit, so the blame is of that very version.
+    const pinned = /blob\/([0-9a-f]{40})\//.exec(answer.embeds[0]!.url!)![1]!;
+    expect(embed.url).toContain(`/blob/${pinned}/`);
+  });
+
+  it("reads the links of the text when it has some, not those of its embeds (a link's preview repeats it)", async () => {
+    const { discord } = world();
+    const response = await fetch(`${discord.apiUrl}/v10/channels/${discord.channels.codeLinks}/messages`, {
+      method: "POST",
+      headers: { Authorization: `Bot ${discord.botToken}`, "Content-Type": "application/json" },
+      body: JSON.stringify({
+        content: "https://github.com/demo/widgets/blob/main/README.md#L2",
+        embeds: [{ title: "README.md", url: "https://github.com/demo/widgets/blob/main/README.md" }],
+        allowed_mentions: { parse: [] },
+      }),
+    });
+    const { id } = (await response.json()) as { id: string };
+    const { message } = answerOf(await menu("Show code", id));
+    expect(message.embeds).toHaveLength(1);
+    expect(lineNumbers(message.embeds[0]!.description)).toEqual([2]);
+  });
+
   it("resolves a branch with a slash as /blame does", async () => {
     const { embed } = answerOf(await menu("Blame lines", demo("slashBranch")));
     expect(embed.title).toBe("blame demo/widgets src/gears.ts");

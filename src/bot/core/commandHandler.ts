@@ -3,7 +3,12 @@ import type {
   APIMessageApplicationCommandInteraction,
 } from "discord-api-types/v10";
 import type { Logger } from "../../logger.js";
-import { TARGET_MESSAGE_CONTENT, type CommandAnswer, type RawOptions } from "../commandModule.js";
+import {
+  TARGET_MESSAGE_CONTENT,
+  TARGET_MESSAGE_EMBED_LINKS,
+  type CommandAnswer,
+  type RawOptions,
+} from "../commandModule.js";
 import type { CoreContext } from "./coreContext.js";
 import { answerInTime } from "./deferral.js";
 import { deliverAnswer, placementFor } from "./delivery.js";
@@ -22,7 +27,11 @@ export function commandOptionsOf(
 ): RawOptions {
   if ("target_id" in interaction.data) {
     const target = interaction.data.resolved.messages[interaction.data.target_id];
-    return { [TARGET_MESSAGE_CONTENT]: target?.content ?? "" };
+    const embedLinks = (target?.embeds ?? []).flatMap((embed) => (embed.url ? [embed.url] : []));
+    return {
+      [TARGET_MESSAGE_CONTENT]: target?.content ?? "",
+      [TARGET_MESSAGE_EMBED_LINKS]: embedLinks.join("\n"),
+    };
   }
   return rawOptionsOf(interaction.data.options);
 }
