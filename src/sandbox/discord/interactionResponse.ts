@@ -102,7 +102,8 @@ export function acceptFirstResponse(
   input: FirstResponse,
 ): { status: number; body?: unknown } {
   if (interaction.response) throw restErrors.alreadyAcknowledged();
-  if (Date.now() > interaction.deadlineAt) throw restErrors.unknownInteraction();
+  // The deadline is the last moment: a response that arrives at it is already too late.
+  if (Date.now() >= interaction.deadlineAt) throw restErrors.unknownInteraction();
 
   const errors = new FormErrors();
   const body = isRecord(input.body) ? input.body : {};
