@@ -29,16 +29,9 @@ async function timed(world: SandboxWorld, request: InteractionRequest): Promise<
   return elapsed;
 }
 
-/** Posts a message holding `content` in #code-links (as the bot: a menu reads any author's message). */
-async function post(world: SandboxWorld, content: string): Promise<string> {
-  const { discord } = world;
-  const response = await fetch(`${discord.apiUrl}/v10/channels/${discord.channels.codeLinks}/messages`, {
-    method: "POST",
-    headers: { Authorization: `Bot ${discord.botToken}`, "Content-Type": "application/json" },
-    body: JSON.stringify({ content, allowed_mentions: { parse: [] } }),
-  });
-  if (!response.ok) throw new Error(`could not post the benchmark message: ${response.status}`);
-  return ((await response.json()) as { id: string }).id;
+/** Posts a message holding `content` in #code-links, as a person would. */
+function post(world: SandboxWorld, content: string): string {
+  return world.discord.postAsUser({ channel: "codeLinks", content }).id;
 }
 
 const line = (label: string, samples: readonly number[], baseline?: readonly number[]): string => {
@@ -51,7 +44,7 @@ export async function benchMessageMenus(rounds = 30): Promise<string[]> {
   const world = await startSandboxWorld();
   try {
     const engineUrl = `https://github.com/demo/widgets/blob/main/${DEMO_PATHS.engine}`;
-    const oneLink = await post(world, `Look: ${engineUrl}#L10-L40`);
+    const oneLink = post(world, `Look: ${engineUrl}#L10-L40`);
     const threeLinks = await post(
       world,
       `${engineUrl}#L10-L20 ${engineUrl}#L30-L40 https://github.com/demo/widgets/blob/main/README.md#L1-L3`,
@@ -99,7 +92,7 @@ export async function benchMessageMenus(rounds = 30): Promise<string[]> {
     for (let index = 0; index + 1 < commits.length; index += 2) {
       const atSlash = `https://github.com/demo/widgets/blob/${commits[index]}/${DEMO_PATHS.engine}#L1-L40`;
       const atMenu = `https://github.com/demo/widgets/blob/${commits[index + 1]}/${DEMO_PATHS.engine}#L1-L40`;
-      const message = await post(world, `Pinned: ${atMenu}`);
+      const message = post(world, `Pinned: ${atMenu}`);
       uncachedSlash.push(await timed(world, { kind: "slash", name: "blame", options: { repo: atSlash } }));
       uncachedMenu.push(await timed(world, menu("Blame lines", message)));
     }

@@ -17,7 +17,7 @@ import type { Services } from "./services.js";
 export type RawOptions = Readonly<Record<string, string | number | boolean | undefined>>;
 
 /**
- * The one raw option a message command (a message menu) is given: the text of the message it was
+ * The raw options a message command (a message menu) is given: the text of the message it was
  * used on (`data.resolved.messages[target_id].content`), read without any privileged intent.
  */
 export const TARGET_MESSAGE_CONTENT = "target-message-content";
@@ -31,15 +31,13 @@ export const TARGET_MESSAGE_EMBED_LINKS = "target-message-embed-links";
 /** Who asked, where: what a command may know of the interaction, without discord.js objects. */
 export interface CommandRequest {
   interactionId: string;
+  /**
+   * The server that installed the app, where the interaction was sent: null in a DM, and where only
+   * the asker's own install of the app serves it (no server token, no server setting applies).
+   */
   guildId: string | null;
   channelId: string | null;
   userId: string;
-  /**
-   * Only a user install of the app serves this interaction (`authorizing_integration_owners` has no
-   * "0"): the bot is no member of the server it was sent in, so `guildId` is null (no server token,
-   * no server settings) and it has no channel routes (no threads).
-   */
-  userInstallOnly?: boolean;
   /** The member's permissions in the channel (null in a DM). */
   memberPermissions: bigint | null;
   locale: string;
@@ -102,7 +100,7 @@ export interface ComponentContext {
 
 /**
  * One application command: a slash command or a message command (a message menu, whose `parse` is
- * given {@link TARGET_MESSAGE_CONTENT}). `data` is the registration (plain discord-api-types data,
+ * given {@link TARGET_MESSAGE_CONTENT} and {@link TARGET_MESSAGE_EMBED_LINKS}). `data` is the registration (plain discord-api-types data,
  * shared with deploy-commands.ts); `parse` turns raw options into typed arguments (zod), throwing
  * `InvalidOptionError`; `execute` does the work through services and returns an answer. The core
  * owns every Discord concern: deferral, threads, ephemeral errors.

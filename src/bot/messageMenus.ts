@@ -171,10 +171,10 @@ export function messageMenu<Args extends object>(
       return links;
     },
     async execute(links, request, services) {
+      // Links are skipped only past the fifth: a single link is the whole message.
       const [only] = links.files;
-      if (links.files.length === 1 && links.skipped === 0 && only) {
+      if (only && links.files.length === 1)
         return command.execute(argsFor(only, services), request, services);
-      }
       const budget = Math.floor(LIMITS.embedTotal / links.files.length);
       const outcomes = await Promise.all(
         links.files.map(async (link): Promise<LinkOutcome> => {

@@ -76,27 +76,21 @@ export function createCacheBound(
     return run;
   }
 
-  /** The reads remembered so far, in the order of last read, forgotten here. */
-  function takeReads(): string[] {
+  /**
+   * Books the reads remembered so far, in the order of last read. Called inside a step, so it books
+   * those remembered when the step runs, not when it was queued: a step queued behind others would
+   * otherwise hold them back from an eviction that runs before it.
+   */
+  async function bookReads(): Promise<void> {
+    if (pendingReads.size === 0) return;
     const keys = [...pendingReads.keys()];
     pendingReads.clear();
-    return keys;
+    await books.flushReads(keys);
   }
 
-  /**
-   * Books the reads remembered when the step runs (not when it is queued): a step queued behind
-   * others would otherwise hold them back from an eviction that runs before it.
-   */
   function flush(): Promise<void> {
     if (pendingReads.size === 0) return Promise.resolve();
-    return serial(
-      "lru-read",
-      async () => {
-        const keys = takeReads();
-        if (keys.length > 0) await books.flushReads(keys);
-      },
-      undefined,
-    );
+    return serial("lru-read", bookReads, undefined);
   }
 
   function trim(): Promise<number> {
@@ -108,14 +102,7 @@ export function createCacheBound(
         // The reads are booked now, just before the oldest are chosen, not when the check was
         // asked for: a check queued by an earlier write (or slow to read the total) runs after the
         // writes and reads that came since, and would otherwise evict an entry just read.
-        const keys = takeReads();
-        if (keys.length > 0) {
-          try {
-            await books.flushReads(keys);
-          } catch (error) {
-            options.onError("lru-read", error);
-          }
-        }
+        await bookReads().catch((error: unknown) => options.onError("lru-read", error));
         return books.evict(Math.floor(options.maxBytes * EVICT_DOWN_TO));
       },
       0,

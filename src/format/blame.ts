@@ -146,7 +146,7 @@ export function formatBlame(answer: BlameAnswer, view: BlameView, meta: BlameMet
     const field = groupField(group);
     return sum + field.name.length + field.value.length;
   }, 0);
-  const room = embedRoom(meta, LIMITS.embedTotal);
+  const room = embedRoom(meta);
   const descriptionBudget = Math.min(
     LIMITS.description,
     room - fixed - Math.min(fieldsNeed, FIELDS_RESERVE, Math.floor(room / 4)),

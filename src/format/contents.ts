@@ -192,7 +192,7 @@ export function formatContents(
       title,
       footer,
       note: asked ? LINES_ON_A_FOLDER : undefined,
-      embedBudget: embedRoom(meta, LIMITS.embedTotal),
+      embedBudget: embedRoom(meta),
     });
   } else if (answer.kind === "symlink") {
     const first = view.startLine ?? view.endLine ?? 1;
@@ -204,7 +204,7 @@ export function formatContents(
     body = { description: link.description, files: [] };
     targetUrl = link.targetUrl;
   } else {
-    const blob = formatBlob(answer, view, title, footer, embedRoom(meta, LIMITS.embedTotal));
+    const blob = formatBlob(answer, view, title, footer, embedRoom(meta));
     if (blob.anchor) url = `${baseUrl}#${blob.anchor}`;
     paged = blob.anchor !== "";
     body = blob;

@@ -6,6 +6,7 @@ import {
   type APIEmbed,
 } from "discord-api-types/v10";
 import { defusePlainText, sanitizeSingleLine, truncate } from "./escape.js";
+import { LIMITS } from "./limits.js";
 
 /**
  * A reply as plain data: what every formatter returns and what `bot/` turns into discord.js
@@ -50,8 +51,8 @@ export interface PagedAnswerMeta {
 }
 
 /** The share of a message's 6,000 embed characters an answer may use (see `PagedAnswerMeta.embedBudget`). */
-export function embedRoom(meta: { embedBudget?: number | undefined }, total: number): number {
-  return Math.min(total, meta.embedBudget ?? total);
+export function embedRoom(meta: { embedBudget?: number | undefined }): number {
+  return Math.min(LIMITS.embedTotal, meta.embedBudget ?? LIMITS.embedTotal);
 }
 
 /** Embed colours, one per kind of answer, so a glance tells them apart. */

@@ -1,3 +1,4 @@
+import type { APIEmbed } from "discord-api-types/v10";
 import { afterEach, describe, expect, it } from "vitest";
 import type { InteractionRecord, MessageCommandInteraction } from "../../src/sandbox/discord/index.js";
 import { DEMO_LOGIN } from "../../src/sandbox/github/index.js";
@@ -38,13 +39,16 @@ function lineNumbers(text: string | undefined): number[] {
 
 const range = (start: number, end: number) => Array.from({ length: end - start + 1 }, (_, i) => start + i);
 
-/** Posts a message in a channel, as the bot's REST would (the author does not matter to a menu). */
-async function post(channelId: string, content: string): Promise<string> {
+/**
+ * Posts a message in a channel through the bot's REST, which may also carry embeds as another bot's
+ * message does (the author does not matter to a menu).
+ */
+async function post(channelId: string, content: string, embeds: APIEmbed[] = []): Promise<string> {
   const { discord } = world();
   const response = await fetch(`${discord.apiUrl}/v10/channels/${channelId}/messages`, {
     method: "POST",
     headers: { Authorization: `Bot ${discord.botToken}`, "Content-Type": "application/json" },
-    body: JSON.stringify({ content, allowed_mentions: { parse: [] } }),
+    body: JSON.stringify({ content, embeds, allowed_mentions: { parse: [] } }),
   });
   expect(response.status).toBe(200);
   return ((await response.json()) as { id: string }).id;
@@ -225,17 +229,11 @@ describe("Blame lines", () => {
   });
 
   it("reads the links of the text when it has some, not those of its embeds (a link's preview repeats it)", async () => {
-    const { discord } = world();
-    const response = await fetch(`${discord.apiUrl}/v10/channels/${discord.channels.codeLinks}/messages`, {
-      method: "POST",
-      headers: { Authorization: `Bot ${discord.botToken}`, "Content-Type": "application/json" },
-      body: JSON.stringify({
-        content: "https://github.com/demo/widgets/blob/main/README.md#L2",
-        embeds: [{ title: "README.md", url: "https://github.com/demo/widgets/blob/main/README.md" }],
-        allowed_mentions: { parse: [] },
-      }),
-    });
-    const { id } = (await response.json()) as { id: string };
+    const id = await post(
+      world().discord.channels.codeLinks,
+      "https://github.com/demo/widgets/blob/main/README.md#L2",
+      [{ title: "README.md", url: "https://github.com/demo/widgets/blob/main/README.md" }],
+    );
     const { message } = answerOf(await menu("Show code", id));
     expect(message.embeds).toHaveLength(1);
     expect(lineNumbers(message.embeds[0]!.description)).toEqual([2]);

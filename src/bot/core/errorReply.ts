@@ -40,6 +40,15 @@ export function isGoneInteraction(error: unknown): boolean {
 }
 
 /**
+ * Ends an interaction Discord no longer takes a response for (see {@link isGoneInteraction}): one
+ * info line, no stack, and no second attempt, since any reply would be refused too.
+ */
+export function noteExpired(reply: InteractionReply, error: unknown, logger: Logger): void {
+  reply.outcome = "expired";
+  logger.info({ discordCode: discordCode(error) }, "interaction expired before its answer");
+}
+
+/**
  * Logs an error and returns the sentence the user reads: a user-facing error's own (one info
  * line, no stack), anything else the generic line with an error id that is also in the log.
  */
@@ -67,10 +76,8 @@ export async function replyWithError(
 ): Promise<void> {
   reply.outcome = isUserFacingError(error) && error.code === "busy" ? "busy" : "error";
   if (isGoneInteraction(error)) {
-    reply.outcome = "expired";
-    // The interaction is gone (its first response came too late, or it was answered elsewhere):
-    // Discord would refuse any reply too, so one line and no second attempt.
-    logger.info({ discordCode: discordCode(error) }, "interaction expired before its answer");
+    // The interaction is gone (its first response came too late, or it was answered elsewhere).
+    noteExpired(reply, error, logger);
     return;
   }
   const message = formatError(sentenceFor(error, logger, situation));
@@ -94,10 +101,8 @@ export async function replyWithError(
     }
   } catch (replyError) {
     if (isGoneInteraction(replyError)) {
-      // Too late for Discord (a reply after 3 s, as a busy reply on an overloaded machine can be):
-      // nobody can be told anything more; the same one info line as a late answer.
-      reply.outcome = "expired";
-      logger.info({ discordCode: discordCode(replyError) }, "interaction expired before its answer");
+      // The error reply itself came too late (a busy reply on an overloaded machine can).
+      noteExpired(reply, replyError, logger);
       return;
     }
     logger.warn(

@@ -1,4 +1,10 @@
-import { ApplicationCommandType, InteractionType, type APIInteraction } from "discord-api-types/v10";
+import {
+  ApplicationCommandType,
+  InteractionType,
+  type APIApplicationCommandInteraction,
+  type APIInteraction,
+  type APIMessageApplicationCommandInteraction,
+} from "discord-api-types/v10";
 import {
   isChatInputApplicationCommandInteraction,
   isContextMenuApplicationCommandInteraction,
@@ -18,7 +24,13 @@ import { Continuations } from "./continuation.js";
 import { commandsByPrefix, type CoreContext } from "./coreContext.js";
 import { Admission, BusyError } from "./admission.js";
 import { DEFER_AFTER_MS, interactionAgeMs } from "./deferral.js";
-import { discordCode, errorSituationOf, isGoneInteraction, replyWithError } from "./errorReply.js";
+import {
+  discordCode,
+  errorSituationOf,
+  isGoneInteraction,
+  noteExpired,
+  replyWithError,
+} from "./errorReply.js";
 import { InteractionReply } from "./reply.js";
 import { factsOf, type PersonInteraction } from "./request.js";
 import type { Responder } from "./responder.js";
@@ -85,6 +97,16 @@ export interface InteractionCore {
    * it is not being handled here.
    */
   settled(id: string): Promise<void>;
+}
+
+/** A message command (a message menu): a context menu command of type MESSAGE. */
+function isMessageCommand(
+  interaction: APIApplicationCommandInteraction,
+): interaction is APIMessageApplicationCommandInteraction {
+  return (
+    isContextMenuApplicationCommandInteraction(interaction) &&
+    interaction.data.type === ApplicationCommandType.Message
+  );
 }
 
 /** The kind of an interaction, as a metrics label. */
@@ -185,18 +207,8 @@ export function createInteractionCore(options: InteractionCoreOptions): Interact
     switch (interaction.type) {
       case InteractionType.ApplicationCommand:
         // Slash commands and message commands (message menus); no user commands are registered.
-        if (
-          isChatInputApplicationCommandInteraction(interaction) ||
-          (isContextMenuApplicationCommandInteraction(interaction) &&
-            interaction.data.type === ApplicationCommandType.Message)
-        )
-          await handleCommand(
-            context,
-            interaction as Parameters<typeof handleCommand>[1],
-            reply,
-            facts,
-            logger,
-          );
+        if (isChatInputApplicationCommandInteraction(interaction) || isMessageCommand(interaction))
+          await handleCommand(context, interaction, reply, facts, logger);
         return;
       case InteractionType.ApplicationCommandAutocomplete:
         await handleAutocomplete(context, interaction, reply, facts, logger);
@@ -233,11 +245,11 @@ export function createInteractionCore(options: InteractionCoreOptions): Interact
     try {
       await dispatch(interaction, reply, logger);
     } catch (error) {
-      reply.outcome = isGoneInteraction(error) ? "expired" : "error";
-      if (isGoneInteraction(error)) {
-        // Discord no longer takes a response (too late, or already gone): nothing more to send.
-        logger.info({ discordCode: discordCode(error) }, "interaction expired before its answer");
-      } else logger.error({ err: error, discordCode: discordCode(error) }, "interaction failed");
+      if (isGoneInteraction(error)) noteExpired(reply, error, logger);
+      else {
+        reply.outcome = "error";
+        logger.error({ err: error, discordCode: discordCode(error) }, "interaction failed");
+      }
     } finally {
       replies.delete(interaction.id);
       if (metrics) {

@@ -59,7 +59,6 @@ export function factsOf(interaction: PersonInteraction, logger: Logger): Interac
     request: {
       interactionId: interaction.id,
       guildId,
-      ...(userInstallOnly ? { userInstallOnly } : {}),
       channelId: interaction.channel?.id ?? interaction.channel_id ?? null,
       userId: user?.id ?? "",
       memberPermissions: interaction.member ? BigInt(interaction.member.permissions) : null,

@@ -1,6 +1,6 @@
 import type { APIUser } from "discord-api-types/v10";
 import { createMessage } from "./messages.js";
-import type { DiscordState } from "./state.js";
+import type { DiscordState, StoredMessage } from "./state.js";
 
 /** Where the demo messages point and what #code-links holds. */
 export interface DemoLinksOptions {
@@ -37,6 +37,20 @@ export function demoLinkMessages(webHost = "https://github.com"): Record<string,
   };
 }
 
+/** Posts a message as a person would in the client (not through the API): a message menu's target. */
+export function postAsPerson(
+  state: DiscordState,
+  input: { channelId: string; author: APIUser; content: string },
+): StoredMessage {
+  return createMessage(state, {
+    channelId: input.channelId,
+    author: input.author,
+    body: { content: input.content },
+    uploads: [],
+    via: "seed",
+  });
+}
+
 /**
  * Seeds the channels' histories with messages by the cast (not the bot), so that a message command
  * has something to be used on: #code-links in the main server, #lobby and #no-apps in
@@ -52,14 +66,7 @@ export function seedDemoMessages(
   const places = state.world.channels;
   const ids: Record<string, string> = {};
   const post = (name: string, channelId: string, author: APIUser, content: string) => {
-    const message = createMessage(state, {
-      channelId,
-      author,
-      body: { content },
-      uploads: [],
-      via: "seed",
-    });
-    ids[name] = message.id;
+    ids[name] = postAsPerson(state, { channelId, author, content }).id;
   };
   const authors = [cast.owner, cast.admin, cast.member];
   Object.entries(options.messages ?? demoLinkMessages(host)).forEach(([name, content], index) =>

@@ -9,7 +9,7 @@ import {
   type APIUser,
 } from "discord-api-types/v10";
 import { overwriteCommands } from "./commands.js";
-import { seedDemoMessages, type DemoLinksOptions } from "./demoMessages.js";
+import { postAsPerson, seedDemoMessages, type DemoLinksOptions } from "./demoMessages.js";
 import { dispatchInteraction } from "./dispatchInteraction.js";
 import { GatewayServer, type GatewaySessionInfo } from "./gateway.js";
 import type { GeneratedGuildIds, GeneratedGuildsOptions } from "./generatedGuilds.js";
@@ -21,7 +21,6 @@ import {
   type EndpointStats,
 } from "./httpInteractions.js";
 import type { InteractionContextOptions, InteractionRequest } from "./interactionPayloads.js";
-import { createMessage } from "./messages.js";
 import { invokerAndPlace } from "./places.js";
 import { InteractionSigner } from "./interactionSigner.js";
 import { cloneJson } from "./json.js";
@@ -394,14 +393,10 @@ export async function startDiscordStandIn(options: DiscordStandInOptions = {}): 
         user: input.user ?? "member",
         ...(input.channel !== undefined ? { channel: input.channel } : {}),
       });
-      const stored = createMessage(state, {
-        channelId: channel.id,
-        author: user,
-        body: { content: input.content },
-        uploads: [],
-        via: "seed",
-      });
-      return messageView(state, stored);
+      return messageView(
+        state,
+        postAsPerson(state, { channelId: channel.id, author: user, content: input.content }),
+      );
     },
     setUserInstall(user, installed) {
       if (installed) state.userInstalls.add(userId(user));

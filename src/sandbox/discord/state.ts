@@ -228,7 +228,7 @@ export class DiscordState {
    * 1 user): `integration_types` of a command defaults to them.
    */
   appIntegrationTypes: number[] = [0, 1];
-  /** Context menu commands allowed per type and scope (Discord: 15 since 2026-03-03, 5 before). */
+  /** Context menu commands allowed per type and scope (DISCORD-FACTS: 5). */
   contextMenuLimit = 5;
   /** Users who installed the app to their account (a user install). */
   readonly userInstalls = new Set<string>();

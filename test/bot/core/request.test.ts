@@ -77,7 +77,7 @@ describe("what the core reads of a payload", () => {
     );
     // Who else reads the answer is the server's channel; what the bot may use of the server is nothing.
     expect(facts).toMatchObject({ place: "guild", inGuild: false, userInstallOnly: true });
-    expect(facts.request).toMatchObject({ guildId: null, userInstallOnly: true, userId: "2" });
+    expect(facts.request).toMatchObject({ guildId: null, userId: "2" });
     const both = factsOf(
       {
         ...payload,
