@@ -136,7 +136,8 @@ export async function createServices(
       previousKey: config.tokens.previousEncryptionKey,
       logger,
     }),
-    renew: oauth?.hasSecret ? renewerFor(oauth) : undefined,
+    // Without the client secret too: GitHub renews a device-flow token with the client id alone.
+    renew: oauth ? renewerFor(oauth) : undefined,
     fingerprint,
     logger,
     now: nowMs,

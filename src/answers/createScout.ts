@@ -11,7 +11,7 @@ import { createPrivateAccess, listPrivacy, repositoryPrivacy } from "./privateAc
 import { createPublicAnswers, PUBLIC_SCOPE, type PinnedKey } from "./publicAnswers.js";
 import type { RecentRepositories } from "./recentRepositories.js";
 import type { Asker, Fetched, Scout } from "./scout.js";
-import { createUpstream } from "./upstream.js";
+import { againIfTokenReplaced, createUpstream } from "./upstream.js";
 
 /**
  * The shape version of cached answers that carry a repository: 2 since they carry its
@@ -196,7 +196,7 @@ export function createScout(options: {
     );
   }
 
-  return {
+  const scout: Scout = {
     async viewer(asker) {
       const resolved = await tokens.resolve(asker);
       const { origin, fingerprint } = resolved;
@@ -294,5 +294,15 @@ export function createScout(options: {
       const { fingerprint } = await tokens.resolve(asker);
       return github.rateLimit(fingerprint, "graphql") ?? github.rateLimit(fingerprint);
     },
+  };
+  // A person's token that another process renewed meanwhile reads 401; the command runs again, once,
+  // with the token now in effect (src/tokens/userTokens.ts).
+  return {
+    ...scout,
+    viewer: (asker) => againIfTokenReplaced(() => scout.viewer(asker)),
+    blame: (asker, args) => againIfTokenReplaced(() => scout.blame(asker, args)),
+    contents: (asker, args) => againIfTokenReplaced(() => scout.contents(asker, args)),
+    repositories: (asker, args) => againIfTokenReplaced(() => scout.repositories(asker, args)),
+    contributors: (asker, args) => againIfTokenReplaced(() => scout.contributors(asker, args)),
   };
 }

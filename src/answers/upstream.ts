@@ -2,6 +2,7 @@ import { GitHubError } from "../github/errors.js";
 import type { TokenSpend, TokenUse } from "../github/tokenSpend.js";
 import type { DefaultTokenShare } from "../tokens/defaultTokenShare.js";
 import type { ResolvedToken, TokenAsker } from "../tokens/tokenResolver.js";
+import { SignInRenewalUnavailableError, SignInReplacedError } from "../tokens/userTokens.js";
 import { isPrivateRepository, PrivateRepositoryError, readsPublicOnly } from "./privateAccess.js";
 import { recordReader } from "./recordReader.js";
 
@@ -58,4 +59,24 @@ export function createUpstream(options: {
       throw error;
     }
   };
+}
+
+/**
+ * Runs `work` (which resolves the token in effect itself) again, once, when GitHub refused a
+ * person's token that another process had renewed meanwhile (or that a new sign-in replaced): the
+ * second run reads the new one. Replaced twice in a row, the person reads that the renewal is
+ * under way and to try again; they are still signed in.
+ */
+export async function againIfTokenReplaced<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof SignInReplacedError)) throw error;
+  }
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof SignInReplacedError) throw new SignInRenewalUnavailableError({ cause: error });
+    throw error;
+  }
 }

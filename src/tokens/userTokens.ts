@@ -40,6 +40,18 @@ export class SignInEndedError extends UserFacingError {
   }
 }
 
+/**
+ * GitHub refused (401) a person's token that is no longer the one their sign-in holds: another
+ * process renewed it (GitHub ends the old token at once) or the person signed in again. Nothing
+ * for the person to read: the command runs again with the token now in effect (the Scout does).
+ */
+export class SignInReplacedError extends Error {
+  constructor() {
+    super("the person's token was replaced (renewed elsewhere, or a new sign-in) while a command used it");
+    this.name = "SignInReplacedError";
+  }
+}
+
 /** GitHub did not answer while a sign-in was being renewed; it is kept, and the next command tries again. */
 export class SignInRenewalUnavailableError extends UserFacingError {
   readonly code = "sign_in_renewal_unavailable";
@@ -62,9 +74,11 @@ export interface UserTokens {
   forget(userId: string): Promise<UserSession | null>;
   /**
    * GitHub answered 401 for a token with this fingerprint. When it was a person's own token handed
-   * out here, their sign-in is dropped and the error they read is returned; otherwise undefined.
+   * out here, the vault says what follows: it holds another token (renewed by another process, or a
+   * new `/login`): {@link SignInReplacedError}, and the command runs again with that one; it still
+   * holds this one: the sign-in is dropped and the error they read is returned. Otherwise undefined.
    */
-  refused(fingerprint: string): Promise<UserFacingError | undefined>;
+  refused(fingerprint: string): Promise<Error | undefined>;
 }
 
 /** How long a vault read is trusted before the vault is asked again (as for server tokens). */
@@ -73,12 +87,14 @@ const REMEMBER_MS = 30_000;
 const RENEW_AHEAD_MS = 60_000;
 
 /**
- * Creates the user-token service over the vault. `renew` is absent without
- * GITHUB_OAUTH_CLIENT_SECRET: an expiring token then ends with its 8 hours.
+ * Creates the user-token service over the vault. `renew` is absent when sign-in is not set up
+ * (no GITHUB_OAUTH_CLIENT_ID): an expiring token then ends with its 8 hours.
  *
  * With several processes sharing the vault (Redis), two may renew the same sign-in at once; GitHub
  * accepts a refresh token once, so the loser reads `bad_refresh_token`. Before dropping the sign-in
- * the loser reads the vault again and takes the winner's new token when it is there.
+ * the loser reads the vault again and takes the winner's new token when it is there. The same holds
+ * for a 401: GitHub ends the old token the moment another process renews it, so a process still
+ * holding the old one reads the vault, not its memory, before it gives the sign-in up.
  */
 export function createUserTokens(options: {
   vault: UserTokenVault;
@@ -139,7 +155,7 @@ export function createUserTokens(options: {
       await drop(
         userId,
         session,
-        options.renew ? "refresh token expired" : "expired; no client secret to renew",
+        options.renew ? "refresh token expired" : "expired; sign-in is not set up to renew it",
       );
       throw new SignInEndedError("expired");
     }
@@ -205,9 +221,24 @@ export function createUserTokens(options: {
       const userId = handedOut.get(tokenFingerprint);
       if (userId === undefined) return undefined;
       handedOut.delete(tokenFingerprint);
-      const session = await read(userId).catch(() => null);
-      if (!session || fingerprint(session.token) !== tokenFingerprint) return undefined;
-      await drop(userId, session, "GitHub answered 401");
+      // What this process remembers may be the very token GitHub just ended: ask the vault.
+      let stored: UserSession | null;
+      try {
+        stored = await vault.get(userId);
+      } catch (error) {
+        logger.warn({ userId, err: error }, "user vault unavailable: a refused sign-in is kept for now");
+        return undefined;
+      }
+      if (!stored) {
+        remembered.delete(userId);
+        return undefined;
+      }
+      if (fingerprint(stored.token) !== tokenFingerprint) {
+        remembered.set(userId, { session: stored, readAt: now() });
+        logger.info({ userId, login: stored.login }, "user token replaced meanwhile: the command runs again");
+        return new SignInReplacedError();
+      }
+      await drop(userId, stored, "GitHub answered 401");
       return new SignInEndedError("refused");
     },
   };
