@@ -14,7 +14,9 @@ import {
   TooLargeError,
   type ReaderOrigin,
 } from "../../src/github/errors.js";
-import { IN_SERVER, sentenceOf } from "../sentenceOf.js";
+import type { UserFacingError } from "../../src/errors.js";
+import { errorSentence, type ErrorSituation } from "../../src/format/errorSentence.js";
+import { IN_SERVER } from "../sentenceOf.js";
 import { FRESH, NOW, PINNED, REPOSITORY } from "./fixtures.js";
 
 /**
@@ -31,6 +33,11 @@ export interface QuotingSentence {
 }
 
 const repo = (owner: string, name: string) => ({ owner, name });
+
+/** What the user reads for `error` (sentenceOf without its per-call assertion: these run by the thousand). */
+function sentenceOf(error: UserFacingError, situation: ErrorSituation = IN_SERVER): string {
+  return errorSentence(error, situation);
+}
 const origins: ReaderOrigin[] = ["user", "server", "default"];
 
 function withOrigin<E extends RepositoryNotFoundError>(error: E, index: number): E {
