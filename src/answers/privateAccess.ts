@@ -128,6 +128,8 @@ export function createPrivateAccess(options: {
     ({ kind: "access-missing", fingerprint: resolved.fingerprint, args: accessArgs(repo) }) as const;
 
   async function refuseKnownMissing(resolved: ResolvedToken, repo: RepoRef): Promise<void> {
+    // Only the default token's are remembered (noteMissing): other tokens need not ask the store.
+    if (resolved.origin !== "default") return;
     if ((await cache.peek<boolean>(missingRequest(resolved, repo)))?.value !== true) return;
     throw new RepositoryNotFoundError(repo).readWith({
       origin: resolved.origin,
