@@ -8,6 +8,7 @@ import { benchEndToEnd } from "./end-to-end.js";
 import { benchFormatBlame } from "./format-blame.js";
 import { benchMessageMenus } from "./message-menus.js";
 import { benchSignIn } from "./signin.js";
+import { benchSlowClients } from "./slow-clients.js";
 import { benchStandinBlame } from "./standin-blame.js";
 import { benchStartup } from "./startup.js";
 import { benchTwoProcesses } from "./two-processes.js";
@@ -27,6 +28,7 @@ const sections: Array<[string, () => Promise<string[]>]> = quick
         () => benchMessageMenus(),
       ],
       ["Sign-in (user-token vault, sandbox /login)", benchSignIn],
+      ["Slow clients against the interactions endpoint (HTTP mode, own process)", benchSlowClients],
       ["Many processes on one Redis (real processes, HTTP, round robin)", benchTwoProcesses],
       [
         "Start-up: the sources through tsx beside the build (npm run build, plain node)",

@@ -2,6 +2,20 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import type { Logger } from "../../logger.js";
 
+/**
+ * How long a client may take to send a request's headers, and the whole request: Discord sends an
+ * interaction in milliseconds, and a client that trickles bytes holds a socket and the part of the
+ * body read so far (Node's defaults: 60 s for headers, 300 s for the request).
+ */
+export const REQUEST_TIMEOUT_MS = 10_000;
+/** How often Node looks for requests past their timeout (its default, 30 s, would triple the bound). */
+const TIMEOUT_CHECK_MS = 1_000;
+/**
+ * Sockets open at once, kept-alive ones included: beyond it Node drops new connections, so that
+ * slow clients cannot take file descriptors without bound.
+ */
+export const MAX_CONNECTIONS = 1_024;
+
 /** A route's handler; it answers the request itself. */
 export type RouteHandler = (request: IncomingMessage, reply: ServerResponse) => Promise<void> | void;
 
@@ -40,8 +54,11 @@ export function createBotHttpServer(options: {
   readiness?: () => Promise<Record<string, boolean>>;
   /** `GET /metrics`: Prometheus's text exposition; absent: no such route. */
   metrics?: { contentType: string; metrics(): Promise<string> };
+  /** The bound on headers and request time (default {@link REQUEST_TIMEOUT_MS}; tests shorten it). */
+  requestTimeoutMs?: number;
 }): BotHttpServer {
   const { logger } = options;
+  const requestTimeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const routes = new Map<string, { method: string; handle: RouteHandler }>();
   routes.set("/healthz", {
     method: "GET",
@@ -73,20 +90,28 @@ export function createBotHttpServer(options: {
     });
   }
 
-  const server: Server = createServer((request, reply) => {
-    const path = new URL(request.url ?? "/", "http://bot.invalid").pathname;
-    const route = routes.get(path);
-    if (!route) return sendJson(reply, 404, { error: "not found" });
-    if (request.method !== route.method) {
-      reply.setHeader("Allow", route.method);
-      return sendJson(reply, 405, { error: "method not allowed" });
-    }
-    Promise.resolve(route.handle(request, reply)).catch((error: unknown) => {
-      logger.error({ err: error, path }, "HTTP request failed");
-      if (!reply.headersSent) sendJson(reply, 500, { error: "internal error" });
-      else reply.destroy();
-    });
-  });
+  const server: Server = createServer(
+    {
+      headersTimeout: requestTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_MS, requestTimeoutMs),
+    },
+    (request, reply) => {
+      const path = new URL(request.url ?? "/", "http://bot.invalid").pathname;
+      const route = routes.get(path);
+      if (!route) return sendJson(reply, 404, { error: "not found" });
+      if (request.method !== route.method) {
+        reply.setHeader("Allow", route.method);
+        return sendJson(reply, 405, { error: "method not allowed" });
+      }
+      Promise.resolve(route.handle(request, reply)).catch((error: unknown) => {
+        logger.error({ err: error, path }, "HTTP request failed");
+        if (!reply.headersSent) sendJson(reply, 500, { error: "internal error" });
+        else reply.destroy();
+      });
+    },
+  );
+  server.maxConnections = MAX_CONNECTIONS;
   let url: string | null = null;
 
   return {
