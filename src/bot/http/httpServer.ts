@@ -19,7 +19,7 @@ export const MAX_CONNECTIONS = 1_024;
 /** A route's handler; it answers the request itself. */
 export type RouteHandler = (request: IncomingMessage, reply: ServerResponse) => Promise<void> | void;
 
-/** The bot's HTTP server: `/interactions` in HTTP mode, `/healthz` always. */
+/** One of the bot's HTTP servers: the public `/interactions`, the operator's `/healthz`, `/readyz`, `/metrics`, or both. */
 export interface BotHttpServer {
   /** Listens; resolves with the port taken (a free one for port 0). */
   listen(port: number, host?: string): Promise<number>;
@@ -39,14 +39,16 @@ function sendJson(reply: ServerResponse, status: number, body: unknown): void {
 }
 
 /**
- * Creates the server. `GET /healthz` answers 200 `{"status":"ok"}` while the process runs (a load
- * balancer's liveness check, SPEC section 5); `GET /readyz` says whether the bot can answer now
+ * Creates a server. `GET /healthz` answers 200 `{"status":"ok"}` while the process runs (a load
+ * balancer's liveness check, SPEC section 5; unless `health` is false); `GET /readyz` says whether the bot can answer now
  * (its checks by name); `GET /metrics` is Prometheus's; `POST /interactions` goes to `interactions`
  * when given (HTTP mode); anything else is 404, or 405 for a known path with another method.
  */
 export function createBotHttpServer(options: {
   interactions?: RouteHandler;
   logger: Logger;
+  /** `GET /healthz` and `GET /readyz` (default true); false: a public port serving `/interactions` alone. */
+  health?: boolean;
   /**
    * `GET /readyz`: each check's name and whether it holds (200 when all do, else 503); absent: no
    * such route.
@@ -60,13 +62,15 @@ export function createBotHttpServer(options: {
   const { logger } = options;
   const requestTimeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const routes = new Map<string, { method: string; handle: RouteHandler }>();
-  routes.set("/healthz", {
-    method: "GET",
-    handle: (_request, reply) => sendJson(reply, 200, { status: "ok" }),
-  });
+  if (options.health !== false) {
+    routes.set("/healthz", {
+      method: "GET",
+      handle: (_request, reply) => sendJson(reply, 200, { status: "ok" }),
+    });
+  }
   if (options.interactions) routes.set("/interactions", { method: "POST", handle: options.interactions });
   const { readiness, metrics } = options;
-  if (readiness) {
+  if (readiness && options.health !== false) {
     routes.set("/readyz", {
       method: "GET",
       handle: async (_request, reply) => {

@@ -154,6 +154,12 @@ describe("the interactions endpoint refuses what Discord did not sign, before an
     expect((await fetch(endpoint())).status).toBe(405);
     expect((await fetch(`${world.bot.httpUrl}/nowhere`)).status).toBe(404);
   });
+
+  it("serves no /metrics (the default token's budget) on the public port when METRICS_PORT is not set", async () => {
+    expect(world.bot.metricsUrl).toBeNull();
+    expect((await fetch(`${world.bot.httpUrl}/metrics`)).status).toBe(404);
+    expect((await fetch(`${world.bot.httpUrl}/readyz`)).status).toBe(200);
+  });
 });
 
 /** A raw client: sends the head of a POST and `body` (not necessarily all it declares), and keeps reading. */
