@@ -116,8 +116,8 @@ export function createInteractionsEndpoint(options: InteractionsEndpointOptions)
     // Remembered a little past the window, so a replay is refused as long as its timestamp passes.
     const ttlMs = 2 * MAX_AGE_SECONDS * 1000;
     const fresh =
-      (await replayGuard.claim(`signature:${signature.toLowerCase()}`, ttlMs)) &&
-      (await replayGuard.claim(`interaction:${interaction.id}`, ttlMs));
+      (await replayGuard.claim(`signature:${signature.toLowerCase()}`, ttlMs, signedAt * 1000)) &&
+      (await replayGuard.claim(`interaction:${interaction.id}`, ttlMs, signedAt * 1000));
     if (!fresh) return refuse(reply, 401, "the request was already received");
     if (interaction.type === InteractionType.Ping) {
       return answer(reply, 200, { type: InteractionResponseType.Pong });
