@@ -141,10 +141,17 @@ export function acceptFirstResponse(
       break;
     }
     case InteractionResponseType.DeferredChannelMessageWithSource: {
-      const flags = ephemeralIfForced(
-        interaction,
-        isRecord(data) && typeof data.flags === "number" ? data.flags : 0,
-      );
+      const asked = isRecord(data) ? data.flags : undefined;
+      // A deferral takes the ephemeral flag alone: the rest of a message is decided by its edit.
+      if (asked !== undefined && asked !== null && asked !== 0 && asked !== MessageFlags.Ephemeral) {
+        errors.add(
+          ["data", "flags"],
+          "BASE_TYPE_CHOICES",
+          `Value must be one of {0, ${MessageFlags.Ephemeral}}.`,
+        );
+        errors.throwIfAny();
+      }
+      const flags = ephemeralIfForced(interaction, typeof asked === "number" ? asked : 0);
       const ephemeral = (flags & MessageFlags.Ephemeral) !== 0;
       message = createMessage(state, {
         channelId: interaction.channelId,
