@@ -58,6 +58,8 @@ export function createBotHttpServer(options: {
   metrics?: { contentType: string; metrics(): Promise<string> };
   /** The bound on headers and request time (default {@link REQUEST_TIMEOUT_MS}; tests shorten it). */
   requestTimeoutMs?: number;
+  /** The bound on open sockets (default {@link MAX_CONNECTIONS}; tests lower it). */
+  maxConnections?: number;
 }): BotHttpServer {
   const { logger } = options;
   const requestTimeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
@@ -115,7 +117,7 @@ export function createBotHttpServer(options: {
       });
     },
   );
-  server.maxConnections = MAX_CONNECTIONS;
+  server.maxConnections = options.maxConnections ?? MAX_CONNECTIONS;
   let url: string | null = null;
 
   return {

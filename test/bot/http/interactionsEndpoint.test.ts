@@ -251,6 +251,28 @@ describe("the interactions endpoint gives a stranger neither memory nor time bef
       await server.close();
     }
   });
+
+  it("holds at most its bound of sockets: one more connection is closed unanswered", async () => {
+    const server = createBotHttpServer({ logger: captured.logger, maxConnections: 2 });
+    await server.listen(0, "127.0.0.1");
+    const url = new URL(server.url!);
+    const open = (): Promise<Socket> =>
+      new Promise((resolve) => {
+        const socket = connect(Number(url.port), url.hostname, () => resolve(socket));
+      });
+    const held = [await open(), await open()];
+    try {
+      const { socket, response } = rawPost(`${server.url}/healthz`, {});
+      expect(await response).toBe("");
+      socket.destroy();
+      // A place freed is taken again.
+      held.pop()!.destroy();
+      await expect.poll(async () => (await fetch(`${server.url}/healthz`)).status).toBe(200);
+    } finally {
+      for (const socket of held) socket.destroy();
+      await server.close();
+    }
+  });
 });
 
 describe("interactions over HTTP, end to end", () => {
