@@ -208,12 +208,13 @@ describe("message commands: the interaction", () => {
     expect(record.original?.content).toBe(`target: ${target.content}`);
   });
 
-  it("gives the answer's interaction_metadata the target message's id", async () => {
+  it("makes the answer a context menu command's message (23) whose interaction_metadata names the target message", async () => {
     const target = discord.message(discord.demoMessages.oneLink!)!;
     const handle = await discord.interact({ kind: "message", name: "Show code", message: target });
     await handle.waitForAnswer();
     const answer = await api(`/webhooks/${discord.applicationId}/${handle.token}/messages/@original`);
     expect(await answer.json()).toMatchObject({
+      type: 23,
       interaction_metadata: { type: 2, target_message_id: target.id, user: { id: discord.users.member.id } },
     });
   });
