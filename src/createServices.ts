@@ -27,7 +27,8 @@ import {
   TOKEN_CHECK_WINDOW_MS,
   TOKEN_CHECKS_PER_WINDOW,
   TokenChecksExhaustedError,
-  createAttemptLimit,
+  createSharedAttemptLimit,
+  createStoredAttemptLimit,
 } from "./tokens/attemptLimit.js";
 import { createDefaultTokenShare } from "./tokens/defaultTokenShare.js";
 import { loadFingerprintKey, tokenFingerprint } from "./tokens/fingerprint.js";
@@ -195,7 +196,15 @@ export async function createServices(
   const settings = createGuildSettings(stores.durable("settings"), logger);
   /** Servers whose vanished token was already logged by this process (once each). */
   const lostLogged = new Set<string>();
-  const tokenChecks = createAttemptLimit({ max: TOKEN_CHECKS_PER_WINDOW, windowMs: TOKEN_CHECK_WINDOW_MS });
+  // Counted where every process (Redis) or the next start of this one (SQLite) sees it: per process
+  // and in memory, N processes allowed 5×N checks and a restart handed out 5 more.
+  const tokenCheckWindow = { max: TOKEN_CHECKS_PER_WINDOW, windowMs: TOKEN_CHECK_WINDOW_MS };
+  const tokenChecks = stores.coordination.shared
+    ? createSharedAttemptLimit(stores.coordination, { ...tokenCheckWindow, prefix: "token-checks" })
+    : createStoredAttemptLimit(stores.durable("token-checks"), {
+        ...tokenCheckWindow,
+        ...(clock ? { now: nowMs } : {}),
+      });
   const tokenAdmin: TokenAdminService = {
     canStore: vault.canStore,
     async verifyAndStore(guildId, token, setBy) {

@@ -34,8 +34,8 @@ export const CACHE_NAMESPACES = [
   "recents",
 ] as const;
 
-/** The durable namespaces: server tokens, server settings and user sign-ins. */
-export const DURABLE_NAMESPACES = ["vault", "settings", "user-tokens"] as const;
+/** The durable namespaces: server tokens, server settings, user sign-ins, `/token set` checks. */
+export const DURABLE_NAMESPACES = ["vault", "settings", "user-tokens", "token-checks"] as const;
 
 export type StoreBackend = "memory" | "sqlite" | "redis";
 
