@@ -36,6 +36,7 @@ import { createGuildSettings } from "./tokens/guildSettings.js";
 import { createMemoryShareCounters, createSharedShareCounters } from "./tokens/shareCounters.js";
 import { createTokenResolver } from "./tokens/tokenResolver.js";
 import { createTokenVault, VaultKeyMissingError, type TokenVault } from "./tokens/tokenVault.js";
+import { createTokenVersions } from "./tokens/tokenVersions.js";
 import { createUserTokens } from "./tokens/userTokens.js";
 import { createUserTokenVault } from "./tokens/userTokenVault.js";
 
@@ -130,6 +131,11 @@ export async function createServices(
         ...(options.client?.fetch ? { fetch: options.client.fetch } : {}),
       })
     : undefined;
+  // Processes sharing Redis learn of a token set, cleared or signed out elsewhere before its next
+  // use; alone, this process is the only one that changes them.
+  const versions = stores.coordination.shared
+    ? createTokenVersions(stores.durable("token-versions"))
+    : undefined;
   const userTokens = createUserTokens({
     vault: createUserTokenVault({
       store: stores.durable("user-tokens"),
@@ -139,6 +145,7 @@ export async function createServices(
     }),
     renew: oauth?.hasSecret ? renewerFor(oauth) : undefined,
     fingerprint,
+    versions,
     logger,
     now: nowMs,
   });
@@ -167,6 +174,7 @@ export async function createServices(
     userTokens,
     defaultToken: config.github.defaultToken,
     fingerprintKey,
+    versions,
     logger,
   });
   const cache = createAnswerCache({
@@ -218,13 +226,13 @@ export async function createServices(
         throw error;
       });
       await vault.set(guildId, { token, setBy, login: viewer.login });
-      tokens.forget(guildId);
+      await tokens.forget(guildId);
       await settings.markToken(guildId, new Date().toISOString());
       return { login: viewer.login };
     },
     async clear(guildId) {
       const removed = await vault.clear(guildId);
-      tokens.forget(guildId);
+      await tokens.forget(guildId);
       await settings.markToken(guildId, undefined);
       return removed;
     },
