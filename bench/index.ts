@@ -5,6 +5,7 @@
  */
 import { benchCacheBound } from "./cache-bound.js";
 import { benchEndToEnd } from "./end-to-end.js";
+import { benchFairAdmission } from "./fair-admission.js";
 import { benchFormatBlame } from "./format-blame.js";
 import { benchMessageMenus } from "./message-menus.js";
 import { benchSignIn } from "./signin.js";
@@ -21,6 +22,7 @@ const sections: Array<[string, () => Promise<string[]>]> = quick
       ["GitHub stand-in", benchStandinBlame],
       ["Formatting", benchFormatBlame],
       ["Cache bound (LRU bookkeeping)", benchCacheBound],
+      ["Fair admission (one person floods, another asks)", benchFairAdmission],
       ["End to end (real discord.js client, both stand-ins)", benchEndToEnd],
       [
         "Message menus, menu to answer, beside the slash command (real discord.js client)",

@@ -93,7 +93,7 @@ export interface SandboxWorldOptions {
   /** Gateway mode: also start the bot's HTTP server (`/healthz`, `/readyz`, `/metrics`) on a free port. */
   httpServer?: boolean;
   /** The bot's bound on work in flight (default the core's). */
-  admission?: { maxActive?: number; maxQueued?: number };
+  admission?: { maxActive?: number; maxQueued?: number; maxPerUser?: number; maxPerServer?: number };
   shortTtlSeconds?: number;
   /**
    * The app `/login` signs in to (GITHUB_OAUTH_CLIENT_ID and, when given, ..._SECRET); default the
