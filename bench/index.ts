@@ -8,6 +8,7 @@ import { benchEndToEnd } from "./end-to-end.js";
 import { benchFairAdmission } from "./fair-admission.js";
 import { benchFormatBlame } from "./format-blame.js";
 import { benchMessageMenus } from "./message-menus.js";
+import { benchRedisMemory } from "./redis-memory.js";
 import { benchSignIn } from "./signin.js";
 import { benchStandinBlame } from "./standin-blame.js";
 import { benchStartup } from "./startup.js";
@@ -22,6 +23,7 @@ const sections: Array<[string, () => Promise<string[]>]> = quick
       ["GitHub stand-in", benchStandinBlame],
       ["Formatting", benchFormatBlame],
       ["Cache bound (LRU bookkeeping)", benchCacheBound],
+      ["Cache bound in Redis (memory Redis holds per booked MB)", benchRedisMemory],
       ["Fair admission (one person floods, another asks)", benchFairAdmission],
       ["End to end (real discord.js client, both stand-ins)", benchEndToEnd],
       [
