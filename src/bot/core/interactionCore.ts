@@ -68,11 +68,11 @@ export const MAX_ACTIVE = 128;
 export const MAX_QUEUED = 4_000;
 
 /**
- * What one person may have running and waiting at once. A person reads one answer at a time; a few
- * commands and page turns in quick succession fit, a script or a held-down key does not, and the
- * rest of the bot's slots and queue stay for everyone else.
+ * What one person may have running and waiting at once. A person reads one answer at a time; a
+ * burst of commands and page turns on a slow GitHub fits, a script or a held-down key does not,
+ * and the rest of the bot's slots (an eighth each) and queue stay for everyone else.
  */
-export const MAX_PER_USER = 8;
+export const MAX_PER_USER = 16;
 /**
  * What one server may have running and waiting at once: a quarter of what the bot takes in all,
  * so three other servers' floods together still leave room for the rest.

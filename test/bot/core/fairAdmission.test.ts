@@ -2,7 +2,7 @@ import type { APIInteraction } from "discord-api-types/v10";
 import { describe, expect, it } from "vitest";
 import type { CommandModule } from "../../../src/bot/commandModule.js";
 import { Admission, type Entry } from "../../../src/bot/core/admission.js";
-import { createInteractionCore } from "../../../src/bot/core/interactionCore.js";
+import { createInteractionCore, MAX_PER_USER } from "../../../src/bot/core/interactionCore.js";
 import { silentLogger } from "../../../src/logger.js";
 import { coreServices, echoCommand, recordingResponder, slashPayload } from "./recordingResponder.js";
 
@@ -106,13 +106,13 @@ describe("the core while one person floods", () => {
       logger: silentLogger(),
       deferAfterMs: 1_500,
       maxActive: 1,
-      maxQueued: 16,
+      maxQueued: 32,
     });
     const send = (userId: string) => {
       const { responder, calls } = recordingResponder();
       return { calls, done: core.handle(payloadFrom(userId), responder) };
     };
-    const flood = Array.from({ length: 12 }, () => send("100000000000000001"));
+    const flood = Array.from({ length: MAX_PER_USER + 4 }, () => send("100000000000000001"));
     const other = send("100000000000000002");
     await Promise.all([...flood, other].map((one) => one.done));
     // The other person's command started right behind the flood's first two, not behind all of it.
@@ -122,6 +122,6 @@ describe("the core while one person floods", () => {
     const refused = flood.filter((one) =>
       JSON.stringify(one.calls).includes("You already have several requests"),
     );
-    expect(refused.length).toBe(12 - 8);
+    expect(refused.length).toBe(4);
   });
 });
