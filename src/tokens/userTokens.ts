@@ -202,11 +202,15 @@ export function createUserTokens(options: {
     // keeps it in memory (and the person signs in again after a restart).
     try {
       await vault.set(userId, next);
-      // The other processes take the new token before they next use the old one.
-      remembered.set(userId, { session: next, readAt: now(), version: await changed(userId) });
     } catch (error) {
       logger.error({ userId, err: error }, "renewed sign-in could not be stored");
+      return next;
     }
+    // The other processes take the new token before they next use the old one.
+    await changed(userId).then(
+      (version) => remembered.set(userId, { session: next, readAt: now(), version }),
+      (error: unknown) => logger.warn({ userId, err: error }, "user sign-in version could not be changed"),
+    );
     return next;
   }
 
