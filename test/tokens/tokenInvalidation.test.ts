@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openStores } from "../../src/cache/openStores.js";
 import { loadConfig } from "../../src/config.js";
 import { createServices, type RunningServices } from "../../src/createServices.js";
 import { silentLogger } from "../../src/logger.js";
@@ -11,7 +12,10 @@ import {
   startGitHubStandIn,
   type GitHubStandIn,
 } from "../../src/sandbox/github/index.js";
-import { createUserTokenVault } from "../../src/tokens/userTokenVault.js";
+import { tokenFingerprint } from "../../src/tokens/fingerprint.js";
+import { createTokenVersions } from "../../src/tokens/tokenVersions.js";
+import { RenewalRefusedError, createUserTokens, type TokenRenewer } from "../../src/tokens/userTokens.js";
+import { createUserTokenVault, type UserSession } from "../../src/tokens/userTokenVault.js";
 import { describeWithRedis, redisTestUrl, removeRedisKeys } from "../cache/helpers.js";
 
 /*
@@ -113,5 +117,64 @@ describeWithRedis("a token cleared in one process", () => {
     // trust the token it remembers.
     await second.stores.close();
     expect(await whoami(second, asker)).toBe(`${DEMO_LOGIN} (default)`);
+  });
+});
+
+describe("a sign-in renewed in one process", () => {
+  it("is taken by the other from the store at its next command, without a refresh GitHub would refuse", async () => {
+    const stores = await openStores({ dataDir: "unused", memory: true, logger: silentLogger() });
+    try {
+      const fingerprintKey = randomBytes(32);
+      let clock = Date.UTC(2026, 0, 1, 7, 58, 55);
+      const first: UserSession = {
+        token: "ghu_FirstToken000000000000000000000000001",
+        refreshToken: "ghr_FirstRefresh0000000000000000000000000000000000000000000000000000001",
+        expiresAt: new Date(Date.UTC(2026, 0, 1, 8)).toISOString(),
+        refreshTokenExpiresAt: new Date(Date.UTC(2026, 6, 1)).toISOString(),
+        login: OTHER_LOGIN,
+        signedInAt: new Date(Date.UTC(2026, 0, 1)).toISOString(),
+        clientId: "Iv23liTest",
+      };
+      /** GitHub's refresh grant: each refresh token is taken once (the refresh requests it sees). */
+      const used = new Set<string>();
+      const refreshes: string[] = [];
+      const renew: TokenRenewer = async (refreshToken) => {
+        refreshes.push(refreshToken);
+        if (used.has(refreshToken)) throw new RenewalRefusedError("bad_refresh_token");
+        used.add(refreshToken);
+        return {
+          token: "ghu_SecondToken00000000000000000000000002",
+          refreshToken: "ghr_SecondRefresh000000000000000000000000000000000000000000000000000002",
+          expiresAt: new Date(clock + 8 * 3_600_000).toISOString(),
+          refreshTokenExpiresAt: first.refreshTokenExpiresAt,
+        };
+      };
+      const aProcess = () =>
+        createUserTokens({
+          vault: createUserTokenVault({
+            store: stores.durable("user-tokens"),
+            key: KEY,
+            logger: silentLogger(),
+          }),
+          renew,
+          fingerprint: (token) => tokenFingerprint(fingerprintKey, token),
+          versions: createTokenVersions(stores.durable("token-versions")),
+          logger: silentLogger(),
+          now: () => clock,
+        });
+      const [one, two] = [aProcess(), aProcess()];
+      await one.store(USER, first);
+      // The second process reads the sign-in a minute and five seconds before it ends.
+      expect(await two.tokenFor(USER)).toBe(first.token);
+      // Ten seconds later it is due: the first process renews it.
+      clock += 10_000;
+      expect(await one.tokenFor(USER)).toBe("ghu_SecondToken00000000000000000000000002");
+      // The second process takes the renewed token, and GitHub saw one refresh, not a second one
+      // with the refresh token already used.
+      expect(await two.tokenFor(USER)).toBe("ghu_SecondToken00000000000000000000000002");
+      expect(refreshes).toEqual([first.refreshToken]);
+    } finally {
+      await stores.close();
+    }
   });
 });
