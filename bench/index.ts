@@ -5,8 +5,10 @@
  */
 import { benchCacheBound } from "./cache-bound.js";
 import { benchEndToEnd } from "./end-to-end.js";
+import { benchFairAdmission } from "./fair-admission.js";
 import { benchFormatBlame } from "./format-blame.js";
 import { benchMessageMenus } from "./message-menus.js";
+import { benchRedisMemory } from "./redis-memory.js";
 import { benchSignIn } from "./signin.js";
 import { benchSlowClients } from "./slow-clients.js";
 import { benchStandinBlame } from "./standin-blame.js";
@@ -22,6 +24,8 @@ const sections: Array<[string, () => Promise<string[]>]> = quick
       ["GitHub stand-in", benchStandinBlame],
       ["Formatting", benchFormatBlame],
       ["Cache bound (LRU bookkeeping)", benchCacheBound],
+      ["Cache bound in Redis (memory Redis holds per booked MB)", benchRedisMemory],
+      ["Fair admission (one person floods, another asks)", benchFairAdmission],
       ["End to end (real discord.js client, both stand-ins)", benchEndToEnd],
       [
         "Message menus, menu to answer, beside the slash command (real discord.js client)",

@@ -60,7 +60,7 @@ export interface BotOptions {
   logger: Logger;
   deferAfterMs?: number;
   /** The bound on work in flight (see the core's MAX_ACTIVE and MAX_QUEUED). */
-  admission?: { maxActive?: number; maxQueued?: number };
+  admission?: { maxActive?: number; maxQueued?: number; maxPerUser?: number; maxPerServer?: number };
   /** Where the bot counts what it does (`GET /metrics`); absent: no metrics route. */
   metrics?: BotMetrics & { setSources(sources: MetricsSources): void };
   /** What the metrics' gauges read beside the shards (the default token's budget). */

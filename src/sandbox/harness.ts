@@ -95,7 +95,7 @@ export interface SandboxWorldOptions {
   /** METRICS_PORT on a free port: `/metrics`, `/healthz` and `/readyz` apart from `/interactions`. */
   metricsServer?: boolean;
   /** The bot's bound on work in flight (default the core's). */
-  admission?: { maxActive?: number; maxQueued?: number };
+  admission?: { maxActive?: number; maxQueued?: number; maxPerUser?: number; maxPerServer?: number };
   shortTtlSeconds?: number;
   /**
    * The app `/login` signs in to (GITHUB_OAUTH_CLIENT_ID and, when given, ..._SECRET); default the

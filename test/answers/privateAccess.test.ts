@@ -127,7 +127,7 @@ class FakeGitHub {
 
 const tokens: TokenResolver = {
   resolve: async (asker) => (asker.guildId !== null ? SERVER : DEFAULT),
-  forget: () => undefined,
+  forget: async () => undefined,
 };
 
 // The whole suite twice: the rules hold the same for answers held in the in-process tier.
