@@ -127,7 +127,7 @@ class FakeGitHub {
 
 const tokens: TokenResolver = {
   resolve: async (asker) => (asker.guildId !== null ? SERVER : DEFAULT),
-  forget: () => undefined,
+  forget: async () => undefined,
 };
 
 // The whole suite twice: the rules hold the same for answers held in the in-process tier.
@@ -219,7 +219,7 @@ describe.each([
         tokens: {
           resolve: async (asker) =>
             asker.guildId === IN_OTHER_SERVER.guildId ? OTHER : tokens.resolve(asker),
-          forget: () => undefined,
+          forget: async () => undefined,
         },
         recent: createRecentRepositories(),
       });
