@@ -225,8 +225,31 @@ function packageJson(typescript: string, vitest: string): string {
   )}\n`;
 }
 
+/** What `src/engine.ts` of `demo/widgets` is at the tip of `main`, as its answers show it. */
+export interface EngineFacts {
+  /** Lines of the file at the tip of `main`. */
+  lines: number;
+  /** Commits on `main` that touched it (its first one included). */
+  commits: number;
+}
+
 /** The whole history of `demo/widgets`. */
 export function widgetsHistory(): FastImportScript {
+  return buildWidgets().script;
+}
+
+let engineFacts: EngineFacts | undefined;
+
+/**
+ * The size and commit count of `src/engine.ts` on `main`, read off the generated history (not
+ * written by hand beside it), so `/demo` names what `/blame` and `/contents` then answer.
+ */
+export function widgetsEngineFacts(): EngineFacts {
+  engineFacts ??= buildWidgets().engine;
+  return engineFacts;
+}
+
+function buildWidgets(): { script: FastImportScript; engine: EngineFacts } {
   const script = new FastImportScript();
   const random = prng(20160110);
   const people = WIDGETS_PEOPLE;
@@ -486,6 +509,7 @@ export function widgetsHistory(): FastImportScript {
   ];
   let revision = 1;
   let miscIndex = 0;
+  let engineCommits = 1;
   for (let slot = 1; slot <= steps; slot += 1) {
     const time = Math.round(start + slot * step + (random() - 0.5) * step * 0.5);
     const miscDue =
@@ -499,6 +523,7 @@ export function widgetsHistory(): FastImportScript {
       engine.edit(random, revision);
       const author = engineAuthors[Math.floor(random() * engineAuthors.length)] ?? people.alice;
       const message = revision === 26 ? longMessage() : `engine: retune gears (revision ${revision})\n`;
+      engineCommits += 1;
       tip = script.commit({
         ref: main,
         from: tip,
@@ -518,6 +543,7 @@ export function widgetsHistory(): FastImportScript {
     }
   }
 
+  const facts: EngineFacts = { lines: engine.lines.length, commits: engineCommits };
   // `develop` is one commit ahead of main.
   engine.edit(random, revision + 1);
   script.commit({
@@ -527,7 +553,7 @@ export function widgetsHistory(): FastImportScript {
     message: "WIP: faster ticks\n",
     changes: [{ path: DEMO_PATHS.engine, content: engine.text() }],
   });
-  return script;
+  return { script, engine: facts };
 }
 
 // ---------------------------------------------------------------------------------------------
