@@ -137,6 +137,12 @@ export function createChatSession(options: ChatSessionOptions): ChatSession {
   const answerWaitMs = options.answerWaitMs ?? ANSWER_WAIT_MS;
   const botName = world.discord.users.bot.username;
   let invoker: Invoker = options.invoker ?? "admin";
+  // A mention reads as Discord shows it, the person's display name (`@Ada`), never their id.
+  const cast = new Map(Object.values(world.discord.users).map((user) => [user.id, user]));
+  const mentionName = (id: string): string | undefined => {
+    const user = cast.get(id);
+    return user ? (user.global_name ?? user.username) : undefined;
+  };
   let choices = new Map<number, Choice>();
   /** The last `/login` whose code still waits for an answer. */
   let signingIn: { interactionId: string; userCode: string } | null = null;
@@ -164,7 +170,12 @@ export function createChatSession(options: ChatSessionOptions): ChatSession {
 
   function render(record: InteractionRecord): { isError: boolean; record: InteractionRecord } {
     const transcript = transcriptOf(record);
-    const text = renderTranscript(transcript, { color: options.color, now: now(), width: options.width() });
+    const text = renderTranscript(transcript, {
+      color: options.color,
+      now: now(),
+      width: options.width(),
+      userName: mentionName,
+    });
     if (text) screen.print(text);
     return { isError: transcript.isError, record };
   }

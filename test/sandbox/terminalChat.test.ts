@@ -219,6 +219,16 @@ describe("npm run sandbox -- --command", () => {
     await world().run({ kind: "slash", name: "token clear", user: "admin" });
   });
 
+  it("names who set the server token as Discord shows a mention, by name, not by id", async () => {
+    const run = await oneShot(["/token set", "/token status"], `${OTHER_TOKEN}\n`);
+    await world().run({ kind: "slash", name: "token clear", user: "admin" });
+    expect(run.code).toBe(0);
+    const admin = world().discord.users.admin;
+    expect(run.text).toContain(`Set by @${admin.global_name ?? admin.username} on `);
+    expect(run.text).not.toContain("@user:");
+    expect(run.text).not.toContain(admin.id);
+  });
+
   it("says the form needs standard input, and exits 1, when none is given", async () => {
     const run = await oneShot(["/token set"]);
     expect(run.code).toBe(1);
