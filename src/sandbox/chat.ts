@@ -1,3 +1,4 @@
+import { rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { pino } from "pino";
 import type { Config } from "../config.js";
@@ -51,6 +52,14 @@ export async function runSandboxChat(config: Config, options: SandboxChatOptions
   const output = options.output ?? process.stdout;
   const logger = sandboxLogger(config);
   const logFile = join(config.dataDir, "sandbox.log");
+  // Answers link to the local GitHub's pages at a port chosen each run: cached answers of an earlier
+  // run would link to a port nothing listens on any more, so the sandbox's cache starts empty (the
+  // vaults, in their own file, stay).
+  await Promise.all(
+    ["cache.sqlite", "cache.sqlite-wal", "cache.sqlite-shm"].map((name) =>
+      rm(join(config.dataDir, name), { force: true }),
+    ),
+  );
   const starting = startSandboxWorld({
     dataDir: resolve(config.dataDir),
     // Absolute: git runs inside each repository, where a relative path means something else.
@@ -58,6 +67,8 @@ export async function runSandboxChat(config: Config, options: SandboxChatOptions
     defaultToken: DEMO_TOKEN,
     ...(config.tokens.encryptionKey ? { encryptionKey: config.tokens.encryptionKey } : {}),
     memoryStores: false,
+    // Answers link to the local GitHub's own pages, so every link a newcomer clicks opens.
+    github: { htmlUrl: "self" },
     logger,
   });
   const finish = async (code: number): Promise<number> => {
