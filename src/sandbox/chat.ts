@@ -23,6 +23,11 @@ export function sandboxBanner(world: SandboxWorld, logFile: string, invoker: Inv
   return [
     "RepoScout sandbox: a local GitHub with a demo world, a local Discord, and the real bot.",
     `  local GitHub:  ${world.github.graphqlUrl} (REST ${world.github.restUrl}), demo token ${DEMO_TOKEN}`,
+    ...(world.config.github.webUrl === world.github.webUrl
+      ? [
+          `  web pages:     ${world.github.webUrl}/demo/widgets (every link of an answer opens on the local GitHub)`,
+        ]
+      : []),
     `  local Discord: ${world.discord.apiUrl}; server «${world.discord.guildName}», channel #general`,
     `  you are ${describeInvoker(world, invoker)} (/as member to change)`,
     `  sign-in: /login, then the device page ${world.github.webUrl}/login/device or /approve (see /help)`,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { sandboxBanner } from "../../src/sandbox/chat.js";
 import type { InteractionRecord } from "../../src/sandbox/discord/index.js";
 import { DEMO_PATHS, DEMO_REFS } from "../../src/sandbox/github/index.js";
 import type { SandboxWorld } from "../../src/sandbox/harness.js";
@@ -114,6 +115,12 @@ describe("the sandbox's links", () => {
     for (const record of answers) links.push(...(await expectEveryLinkOpens(world(), record)));
     expect(links.some((url) => /\/blob\/[0-9a-f]{40}\/src\/engine\.ts#L10-L12$/.test(url))).toBe(true);
     expect(links.some((url) => /\/commit\/[0-9a-f]{40}$/.test(url))).toBe(true);
+  });
+
+  it("are named in the sandbox's banner", () => {
+    expect(sandboxBanner(world(), "data/sandbox.log")).toContain(
+      `  web pages:     ${world().github.webUrl}/demo/widgets (every link of an answer opens on the local GitHub)`,
+    );
   });
 
   it("follow a link posted in the local Discord, which points at the local GitHub too", async () => {
