@@ -7,7 +7,7 @@ export const SANDBOX_USAGE = `Usage: npm run sandbox [-- [--as member|admin] [--
 Starts the local sandbox: a local GitHub serving the demo world, a local Discord, and the real bot.
 Without --command, a terminal chat (type /help there). With --command, runs each LINE in order,
 prints the answers and exits: 0 when every one was answered, 1 at the first error reply (the
-lines after it do not run).
+lines after it do not run). An empty LINE, or a line after /quit, is refused (exit 2).
 
 Options:
   -c, --command LINE   a slash command as typed in the chat (/blame repo:demo/widgets path:README.md),
