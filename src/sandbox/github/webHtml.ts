@@ -1,8 +1,12 @@
 /**
- * The HTML of the stand-in's web pages (github.com's repository pages, simply drawn): escaping and
- * the one layout every page shares. Text from repositories (file contents, commit messages, names)
+ * The HTML of the stand-in's web pages (github.com's repository pages, simply drawn): escaping,
+ * the one layout every page shares, breadcrumbs, and what a page is given (`WebSite`). Text from repositories (file contents, commit messages, names)
  * only ever reaches a page through {@link escapeHtml}.
  */
+
+import type { GitRepository } from "./gitRepository.js";
+import type { GitOptions } from "./gitProcess.js";
+import type { World, WorldRepository } from "./world.js";
 
 const HTML_TYPE = "text/html; charset=utf-8";
 
@@ -104,4 +108,38 @@ export function notFoundPage(): WebReply {
     status: 404,
     body: "<h1>404</h1><p>This is not the web page you are looking for.</p>",
   });
+}
+
+/** What the pages read: the world, and git for its repositories. */
+export interface WebSite {
+  world: World;
+  git(repository: WorldRepository): GitRepository;
+  gitOptions: GitOptions;
+}
+
+/** A page under `/<owner>/<name>/<kind>/...`; `rest` holds the decoded segments after `<kind>`. */
+export type RepositoryPage = (
+  site: WebSite,
+  repository: WorldRepository,
+  rest: readonly string[],
+) => Promise<WebReply>;
+
+/** The breadcrumbs of a repository page: owner / name, then each folder of `path` at `ref`. */
+export function repositoryCrumbs(repository: WorldRepository, ref?: string, path = ""): string {
+  const crumbs = [
+    link(webPath(repository.owner), repository.owner),
+    link(webPath(repository.owner, repository.name), repository.name),
+  ];
+  if (ref !== undefined && path !== "") {
+    const parts = path.split("/");
+    parts.forEach((part, index) => {
+      const sub = parts.slice(0, index + 1).join("/");
+      crumbs.push(
+        index === parts.length - 1
+          ? escapeHtml(part)
+          : link(webPath(repository.owner, repository.name, "tree", ref, sub), part),
+      );
+    });
+  }
+  return crumbs.join(" / ");
 }
