@@ -66,14 +66,14 @@ export async function runSandboxChat(config: Config, options: SandboxChatOptions
     ),
   );
   const starting = startSandboxWorld({
+    // Answers link to the local GitHub's own pages, so every link a newcomer clicks opens.
+    github: { htmlUrl: "self" },
     dataDir: resolve(config.dataDir),
     // Absolute: git runs inside each repository, where a relative path means something else.
     githubDataDir: resolve(config.dataDir, "demo-world"),
     defaultToken: DEMO_TOKEN,
     ...(config.tokens.encryptionKey ? { encryptionKey: config.tokens.encryptionKey } : {}),
     memoryStores: false,
-    // Answers link to the local GitHub's own pages, so every link a newcomer clicks opens.
-    github: { htmlUrl: "self" },
     logger,
   });
   const finish = async (code: number): Promise<number> => {

@@ -170,6 +170,8 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
     GITHUB_OAUTH_CLIENT_SECRET: oauth?.clientSecret,
     ...(options.transport === "http" ? { DISCORD_PUBLIC_KEY: discord.publicKey, HTTP_PORT: "0" } : {}),
   });
+  // Links point where the stand-in says repositories live (github.com by default), like the links
+  // in the stand-in's own answers.
   config.github.webUrl = webUrl;
   const metrics = createBotMetrics();
   const running = await createServices(config, logger, {

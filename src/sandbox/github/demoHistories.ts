@@ -233,23 +233,21 @@ export interface EngineFacts {
   commits: number;
 }
 
-/** The whole history of `demo/widgets`. */
-export function widgetsHistory(): FastImportScript {
-  return buildWidgets().script;
-}
-
+/** What the last {@link widgetsHistory} wrote of `src/engine.ts` on `main`. */
 let engineFacts: EngineFacts | undefined;
 
 /**
  * The size and commit count of `src/engine.ts` on `main`, read off the generated history (not
- * written by hand beside it), so `/demo` names what `/blame` and `/contents` then answer.
+ * written by hand beside it), so `/demo` names what `/blame` and `/contents` then answer. The
+ * history is the same every time (a seeded generator): generated once here when not yet.
  */
 export function widgetsEngineFacts(): EngineFacts {
-  engineFacts ??= buildWidgets().engine;
-  return engineFacts;
+  if (!engineFacts) widgetsHistory();
+  return engineFacts!;
 }
 
-function buildWidgets(): { script: FastImportScript; engine: EngineFacts } {
+/** The whole history of `demo/widgets`. */
+export function widgetsHistory(): FastImportScript {
   const script = new FastImportScript();
   const random = prng(20160110);
   const people = WIDGETS_PEOPLE;
@@ -543,7 +541,7 @@ function buildWidgets(): { script: FastImportScript; engine: EngineFacts } {
     }
   }
 
-  const facts: EngineFacts = { lines: engine.lines.length, commits: engineCommits };
+  engineFacts = { lines: engine.lines.length, commits: engineCommits };
   // `develop` is one commit ahead of main.
   engine.edit(random, revision + 1);
   script.commit({
@@ -553,7 +551,7 @@ function buildWidgets(): { script: FastImportScript; engine: EngineFacts } {
     message: "WIP: faster ticks\n",
     changes: [{ path: DEMO_PATHS.engine, content: engine.text() }],
   });
-  return { script, engine: facts };
+  return script;
 }
 
 // ---------------------------------------------------------------------------------------------
