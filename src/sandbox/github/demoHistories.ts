@@ -521,7 +521,9 @@ export function widgetsHistory(): FastImportScript {
       engine.edit(random, revision);
       const author = engineAuthors[Math.floor(random() * engineAuthors.length)] ?? people.alice;
       const message = revision === 26 ? longMessage() : `engine: retune gears (revision ${revision})\n`;
+      // What main's engine.ts is after this commit: the last one is what the answers read.
       engineCommits += 1;
+      engineFacts = { lines: engine.lines.length, commits: engineCommits };
       tip = script.commit({
         ref: main,
         from: tip,
@@ -541,7 +543,6 @@ export function widgetsHistory(): FastImportScript {
     }
   }
 
-  engineFacts = { lines: engine.lines.length, commits: engineCommits };
   // `develop` is one commit ahead of main.
   engine.edit(random, revision + 1);
   script.commit({
