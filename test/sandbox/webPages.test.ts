@@ -100,7 +100,7 @@ describe("the local GitHub's web pages", () => {
 });
 
 describe("the sandbox's links", () => {
-  it("open on the local GitHub: blame, contents, repositories and contributors", async () => {
+  it("open on the local GitHub: blame, contents (a folder, a symbolic link), repositories and contributors", async () => {
     const answers = [
       await world().run({
         kind: "slash",
@@ -108,6 +108,11 @@ describe("the sandbox's links", () => {
         options: { repo: "demo/widgets", path: DEMO_PATHS.engine, lines: "10-12" },
       }),
       await world().run({ kind: "slash", name: "contents", options: { repo: "demo/widgets", path: "docs" } }),
+      await world().run({
+        kind: "slash",
+        name: "contents",
+        options: { repo: "demo/widgets", path: DEMO_PATHS.symlink },
+      }),
       await world().run({ kind: "slash", name: "repos", options: { owner: "demo" } }),
       await world().run({ kind: "slash", name: "contributors", options: { repo: "demo/widgets" } }),
     ];
