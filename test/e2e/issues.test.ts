@@ -9,6 +9,7 @@ import {
   expectDeliveredWithoutPings,
   expectRefusedLocally,
   markupProblems,
+  messagesOf,
   useWorld,
 } from "./helpers.js";
 
@@ -87,6 +88,15 @@ describe("/issue", () => {
     expect(
       await errorText(world(), { kind: "slash", name: "issue", options: { repo: WIDGETS, number: 404 } }),
     ).toContain("has no issue or pull request #404");
+  });
+});
+
+describe("/issue in a thread", () => {
+  it("starts a thread named after the question when asked", async () => {
+    const record = await issue({ repo: WIDGETS, number: I.openPull, thread: true });
+    const seen = transcriptOf(record);
+    expect(seen.threadName).toBe("issue demo/widgets#5");
+    expect(record.threadMessages.at(-1)?.embeds[0]?.title).toBe("#5 Fix tick drift");
   });
 });
 
@@ -179,6 +189,31 @@ describe("private repositories", () => {
       expect(seen.text).toContain("Only you can see this");
     } finally {
       await services.tokenAdmin.clear(discord.guildId);
+    }
+  });
+  it("are answered to the asker alone through their own sign-in, and Preview links keeps them apart", async () => {
+    await world().signIn({ user: "member", login: DEMO_LOGIN });
+    try {
+      const posted = world().discord.postAsUser({
+        content: "public demo/widgets#1 and private demo/secret#1",
+      });
+      const record = await world().run(
+        { kind: "message", name: "Preview links", message: posted.id, user: "member" },
+        { settleMs: 300 },
+      );
+      expect(record.errors).toEqual([]);
+      const views = messagesOf(record);
+      const shown = views.filter((view) => !view.ephemeral);
+      const hidden = views.filter((view) => view.ephemeral);
+      expect(shown.flatMap((view) => view.embeds.map((embed) => embed.title))).toEqual([
+        "#1 Ticks drift after an hour",
+      ]);
+      expect(JSON.stringify(shown)).not.toContain("launch");
+      expect(hidden.flatMap((view) => view.embeds.map((embed) => embed.title))).toEqual([
+        "#1 Pick the launch day",
+      ]);
+    } finally {
+      await world().run({ kind: "slash", name: "logout", user: "member" }, { settleMs: 50 });
     }
   });
 });
