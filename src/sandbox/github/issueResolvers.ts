@@ -1,9 +1,9 @@
 // Over 300 lines: the resolvers of issues, pull requests, checks and the commit fields around them; one table, as resolvers.ts is.
-import { Kind, type GraphQLResolveInfo } from "graphql";
+import type { GraphQLResolveInfo } from "graphql";
 import { paginate, type ConnectionArgs } from "./connection.js";
 import type { GitSignature } from "./gitObjects.js";
 import type { ChangedFile } from "./gitRepository.js";
-import { GitHubFieldError, NotImplementedByStandInError } from "./githubErrors.js";
+import { GitHubFieldError } from "./githubErrors.js";
 import type {
   CommitModel,
   GitActorModel,
@@ -34,6 +34,23 @@ interface RollupModel {
   repo: RepositoryModel;
   oid: string;
   checks: WorldCommitChecks;
+}
+interface CheckRunModel {
+  __typename: "CheckRun";
+  repo: RepositoryModel;
+  oid: string;
+  run: NonNullable<WorldCommitChecks["runs"]>[number];
+  index: number;
+}
+interface StatusContextModel {
+  __typename: "StatusContext";
+  status: NonNullable<WorldCommitChecks["statuses"]>[number];
+}
+interface CheckSuiteModel {
+  repo: RepositoryModel;
+  oid: string;
+  app: string;
+  runs: CheckRunModel[];
 }
 interface PullRequestCommitModel {
   pull: IssueModel;
@@ -222,17 +239,6 @@ function nodeId(type: string, id: number): string {
 
 type Args = ConnectionArgs & Record<string, unknown>;
 
-/** Whether a connection field's own selection asks for `nodes` or `edges`. */
-function selectsNodes(info: GraphQLResolveInfo): boolean {
-  return info.fieldNodes.some((node) =>
-    (node.selectionSet?.selections ?? []).some(
-      (selection) =>
-        selection.kind === Kind.FIELD &&
-        (selection.name.value === "nodes" || selection.name.value === "edges"),
-    ),
-  );
-}
-
 const commonIssueFields = {
   number: (model: IssueModel) => model.issue.number,
   title: (model: IssueModel) => model.issue.title,
@@ -354,10 +360,12 @@ const StatusCheckRollup = {
   contexts: (model: RollupModel, args: Args, _: ResolverContext, info: GraphQLResolveInfo) => {
     const runs = model.checks.runs ?? [];
     const statuses = model.checks.statuses ?? [];
-    // The counts are served; the runs as nodes are not modelled, and asking for them fails loudly.
-    if (selectsNodes(info)) throw new NotImplementedByStandInError("The nodes of a check rollup's contexts");
-    paginate([], args, info);
+    const contexts: Array<CheckRunModel | StatusContextModel> = [
+      ...runModels(model.repo, model.oid, model.checks),
+      ...statuses.map((status): StatusContextModel => ({ __typename: "StatusContext", status })),
+    ];
     return {
+      ...paginate(contexts, args, info),
       totalCount: runs.length + statuses.length,
       checkRunCount: runs.length,
       checkRunCountsByState: countBy(runs.map(checkRunState)),
@@ -366,6 +374,63 @@ const StatusCheckRollup = {
     };
   },
   commit: (model: RollupModel) => commitModel(model.repo, model.oid),
+};
+
+function runModels(repo: RepositoryModel, oid: string, checks: WorldCommitChecks): CheckRunModel[] {
+  return (checks.runs ?? []).map((run, index) => ({ __typename: "CheckRun", repo, oid, run, index }));
+}
+
+/** A suite's status and conclusion from its runs: done when every run is, then the worst outcome. */
+function suiteState(runs: readonly CheckRunModel[]): { status: string; conclusion: string | null } {
+  const unfinished = runs.filter((model) => model.run.status !== "COMPLETED");
+  if (unfinished.length > 0) {
+    return {
+      status: unfinished.every((model) => model.run.status === "QUEUED") ? "QUEUED" : "IN_PROGRESS",
+      conclusion: null,
+    };
+  }
+  // Unconfirmed in detail: the first failing conclusion in GitHub's order of severity wins.
+  const order = [
+    "ACTION_REQUIRED",
+    "TIMED_OUT",
+    "FAILURE",
+    "STARTUP_FAILURE",
+    "CANCELLED",
+    "STALE",
+    "NEUTRAL",
+    "SKIPPED",
+    "SUCCESS",
+  ];
+  const conclusions: string[] = runs.map((model) => model.run.conclusion ?? "NEUTRAL");
+  return { status: "COMPLETED", conclusion: order.find((value) => conclusions.includes(value)) ?? "SUCCESS" };
+}
+
+const CheckSuite = {
+  app: (model: CheckSuiteModel) => ({
+    name: model.app,
+    slug: model.app.toLowerCase().replace(/[^a-z0-9]+/g, "-"),
+  }),
+  status: (model: CheckSuiteModel) => suiteState(model.runs).status,
+  conclusion: (model: CheckSuiteModel) => suiteState(model.runs).conclusion,
+  checkRuns: (model: CheckSuiteModel, args: Args, _: ResolverContext, info: GraphQLResolveInfo) =>
+    paginate(model.runs, args, info),
+  commit: (model: CheckSuiteModel) => commitModel(model.repo, model.oid),
+};
+
+const CheckRun = {
+  name: (model: CheckRunModel) => model.run.name,
+  status: (model: CheckRunModel) => model.run.status,
+  conclusion: (model: CheckRunModel) =>
+    model.run.status === "COMPLETED" ? (model.run.conclusion ?? "NEUTRAL") : null,
+  detailsUrl: (model: CheckRunModel, _: unknown, context: ResolverContext) =>
+    `${context.htmlUrl}/${model.repo.repository.owner}/${model.repo.repository.name}/runs/${model.repo.repository.id}${model.index}`,
+};
+
+const StatusContext = {
+  context: (model: StatusContextModel) => model.status.context,
+  state: (model: StatusContextModel) => model.status.state,
+  description: () => null,
+  targetUrl: () => null,
 };
 
 /** Fields this module adds to `Commit`. */
@@ -382,6 +447,18 @@ export const commitIssueFields = {
   authors: (model: CommitModel, args: Args, _: ResolverContext, info: GraphQLResolveInfo) =>
     paginate(commitAuthors(model), args, info),
   statusCheckRollup: (model: CommitModel, _: unknown, context: ResolverContext) => rollupOf(model, context),
+  checkSuites: async (model: CommitModel, args: Args, context: ResolverContext, info: GraphQLResolveInfo) => {
+    const rollup = await rollupOf(model, context);
+    const runs = rollup ? runModels(model.repo, model.commit.oid, rollup.checks) : [];
+    const apps = [...new Set(runs.map((run) => run.run.app ?? "GitHub Actions"))];
+    const suites = apps.map((app): CheckSuiteModel => ({
+      repo: model.repo,
+      oid: model.commit.oid,
+      app,
+      runs: runs.filter((run) => (run.run.app ?? "GitHub Actions") === app),
+    }));
+    return paginate(suites, args, info);
+  },
   associatedPullRequests: async (
     model: CommitModel,
     args: Args,
@@ -428,7 +505,16 @@ export const ISSUE_TYPES = {
   Label,
   Bot,
   StatusCheckRollup,
+  CheckSuite,
+  CheckRun,
+  StatusContext,
   connections: {
+    CheckSuiteConnection: connection,
+    CheckSuiteEdge: edge,
+    CheckRunConnection: connection,
+    CheckRunEdge: edge,
+    App: ["name", "slug"],
+    StatusCheckRollupContextEdge: edge,
     LabelConnection: connection,
     LabelEdge: edge,
     UserConnection: connection,
@@ -446,6 +532,9 @@ export const ISSUE_TYPES = {
     IssueCommentConnection: ["totalCount"],
     StatusCheckRollupContextConnection: [
       "totalCount",
+      "nodes",
+      "edges",
+      "pageInfo",
       "checkRunCount",
       "checkRunCountsByState",
       "statusContextCount",

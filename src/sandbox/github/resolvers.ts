@@ -673,6 +673,9 @@ export const RESOLVERS: Record<string, Record<string, FieldResolver>> = {
   Label: ISSUE_TYPES.Label,
   Bot: ISSUE_TYPES.Bot,
   StatusCheckRollup: ISSUE_TYPES.StatusCheckRollup,
+  CheckSuite: ISSUE_TYPES.CheckSuite,
+  CheckRun: ISSUE_TYPES.CheckRun,
+  StatusContext: ISSUE_TYPES.StatusContext,
   ...Object.fromEntries(
     Object.entries(ISSUE_TYPES.connections).map(([type, keys]) => [type, plain(...keys)]),
   ),
