@@ -672,10 +672,7 @@ export const RESOLVERS: Record<string, Record<string, FieldResolver>> = {
   PullRequestCommit: ISSUE_TYPES.PullRequestCommit,
   Label: ISSUE_TYPES.Label,
   Bot: ISSUE_TYPES.Bot,
-  StatusCheckRollup: ISSUE_TYPES.StatusCheckRollup,
-  CheckSuite: ISSUE_TYPES.CheckSuite,
-  CheckRun: ISSUE_TYPES.CheckRun,
-  StatusContext: ISSUE_TYPES.StatusContext,
+  ...ISSUE_TYPES.checks,
   ...Object.fromEntries(
     Object.entries(ISSUE_TYPES.connections).map(([type, keys]) => [type, plain(...keys)]),
   ),
