@@ -141,6 +141,15 @@ describe("Preview links", () => {
     expectDeliveredWithoutPings(record);
   });
 
+  it("is what Show code points to on a message with no file link but a pull request's", async () => {
+    const posted = world().discord.postAsUser({ content: `see https://github.com/${WIDGETS}/pull/5` });
+    const seen = transcriptOf(
+      await world().run({ kind: "message", name: "Show code", message: posted.id }, { settleMs: 100 }),
+    );
+    expect(seen.isError).toBe(true);
+    expect(seen.text).toContain("**Preview links** answers those");
+  });
+
   it("reads a bare #5 only once the server has a default repository, and owner/name#N always", async () => {
     const without = transcriptOf(await previewLinks("is #5 fixed?"));
     expect(without.isError).toBe(true);
