@@ -6,6 +6,7 @@
 import { benchCacheBound } from "./cache-bound.js";
 import { benchEndToEnd } from "./end-to-end.js";
 import { benchFormatBlame } from "./format-blame.js";
+import { benchIssues } from "./issues.js";
 import { benchMessageMenus } from "./message-menus.js";
 import { benchSignIn } from "./signin.js";
 import { benchStandinBlame } from "./standin-blame.js";
@@ -25,6 +26,10 @@ const sections: Array<[string, () => Promise<string[]>]> = quick
       [
         "Message menus, menu to answer, beside the slash command (real discord.js client)",
         () => benchMessageMenus(),
+      ],
+      [
+        "Issues, pull requests and commits, interaction to reply (real discord.js client)",
+        () => benchIssues(),
       ],
       ["Sign-in (user-token vault, sandbox /login)", benchSignIn],
       ["Many processes on one Redis (real processes, HTTP, round robin)", benchTwoProcesses],
