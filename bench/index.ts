@@ -7,6 +7,7 @@ import { benchCacheBound } from "./cache-bound.js";
 import { benchEndToEnd } from "./end-to-end.js";
 import { benchFairAdmission } from "./fair-admission.js";
 import { benchFormatBlame } from "./format-blame.js";
+import { benchIssues } from "./issues.js";
 import { benchMessageMenus } from "./message-menus.js";
 import { benchRedisMemory } from "./redis-memory.js";
 import { benchSignIn } from "./signin.js";
@@ -30,6 +31,10 @@ const sections: Array<[string, () => Promise<string[]>]> = quick
       [
         "Message menus, menu to answer, beside the slash command (real discord.js client)",
         () => benchMessageMenus(),
+      ],
+      [
+        "Issues, pull requests and commits, interaction to reply (real discord.js client)",
+        () => benchIssues(),
       ],
       ["Sign-in (user-token vault, sandbox /login)", benchSignIn],
       ["Slow clients against the interactions endpoint (HTTP mode, own process)", benchSlowClients],

@@ -6,17 +6,21 @@ import {
 import { z } from "zod";
 import type { CommandModule } from "../src/bot/commandModule.js";
 import { parseWith, SERVER_ONLY } from "../src/bot/commonOptions.js";
+import { inlineCode } from "../src/format/escape.js";
 import { formatSettings } from "../src/format/settings.js";
+import { parseRepoArgument, webHostsOf } from "../src/input/repoArgument.js";
 import { formatNotice } from "../src/format/whoami.js";
 
 type SettingsArgs =
   | { subcommand: "threads"; enabled: boolean }
   | { subcommand: "private-answers"; "in-channel": boolean }
+  | { subcommand: "repo"; repo?: string }
   | { subcommand: "show" };
 
 const rawSchema = z.discriminatedUnion("subcommand", [
   z.object({ subcommand: z.literal("threads"), enabled: z.boolean() }),
   z.object({ subcommand: z.literal("private-answers"), "in-channel": z.boolean() }),
+  z.object({ subcommand: z.literal("repo"), repo: z.string().optional() }),
   z.object({ subcommand: z.literal("show") }),
 ]);
 
@@ -24,6 +28,7 @@ const rawSchema = z.discriminatedUnion("subcommand", [
  * `/settings threads enabled:<bool>`: whether answers go into threads by default;
  * `/settings private-answers in-channel:<bool>`: whether answers from private repositories are
  * posted in the channels (marked as private) or shown to the asker only (SPEC section 4);
+ * `/settings repo [repo]`: the repository a bare `#123` in a message refers to (cleared without `repo`);
  * `/settings show`: every setting of the server and the token origin in effect.
  */
 export const command: CommandModule<SettingsArgs> = {
@@ -62,6 +67,20 @@ export const command: CommandModule<SettingsArgs> = {
       },
       {
         type: ApplicationCommandOptionType.Subcommand,
+        name: "repo",
+        description: "The repository a bare #123 in a message refers to",
+        options: [
+          {
+            type: ApplicationCommandOptionType.String,
+            name: "repo",
+            description: "owner/name or its URL (leave out to clear the default)",
+            required: false,
+            max_length: 2048,
+          },
+        ],
+      },
+      {
+        type: ApplicationCommandOptionType.Subcommand,
         name: "show",
         description: "Show every setting of this server and the token in effect",
       },
@@ -69,7 +88,13 @@ export const command: CommandModule<SettingsArgs> = {
   },
   adminOnly: true,
   ephemeral: true,
-  parse: (options) => parseWith(rawSchema, options),
+  parse(options, services) {
+    const args = parseWith(rawSchema, options);
+    if (args.subcommand !== "repo" || args.repo === undefined) return args;
+    // Checked now, stored as `owner/name`: a URL or a stray space never reaches the setting.
+    const { repo } = parseRepoArgument(args.repo, webHostsOf(services.config.github.webUrl));
+    return { subcommand: "repo", repo: `${repo.owner}/${repo.name}` };
+  },
   async execute(args, request, services) {
     const guildId = request.guildId as string;
     switch (args.subcommand) {
@@ -90,6 +115,15 @@ export const command: CommandModule<SettingsArgs> = {
             args["in-channel"]
               ? "🔒 Answers from private or internal repositories are now posted in this server's channels, marked as private, and may go into threads. Anyone who can read the channel reads them."
               : "🔒 Answers from private or internal repositories are now shown only to the person who asked, never in a channel or a thread.",
+          ),
+        };
+      case "repo":
+        await services.settings.setDefaultRepo(guildId, args.repo);
+        return {
+          message: formatNotice(
+            args.repo === undefined
+              ? "This server has no default repository now: a bare `#123` in a message is not a link."
+              : `A bare \`#123\` in a message now refers to ${inlineCode(args.repo)} (\`Preview links\`). Clear it with \`/settings repo\` and no repository.`,
           ),
         };
       case "show": {

@@ -7,6 +7,7 @@ import type { BlameAnswer, ContentsAnswer, RepoRef } from "../github/types.js";
 import type { DefaultTokenShare } from "../tokens/defaultTokenShare.js";
 import type { AnswerPrivacy } from "../format/privacy.js";
 import { MissingTokenError, type ResolvedToken, type TokenResolver } from "../tokens/tokenResolver.js";
+import { createItemAnswers } from "./itemAnswers.js";
 import { createPrivateAccess, listPrivacy, repositoryPrivacy } from "./privateAccess.js";
 import { createPublicAnswers, PUBLIC_SCOPE, type PinnedKey } from "./publicAnswers.js";
 import type { RecentRepositories } from "./recentRepositories.js";
@@ -196,7 +197,11 @@ export function createScout(options: {
     );
   }
 
+  const items = createItemAnswers({ github, cache, tokens, recent, privateAccess, upstream });
+
   const scout: Scout = {
+    issue: items.issue,
+    commit: items.commit,
     async viewer(asker) {
       const resolved = await tokens.resolve(asker);
       const { origin, fingerprint } = resolved;
@@ -304,5 +309,7 @@ export function createScout(options: {
     contents: (asker, args) => againIfTokenReplaced(() => scout.contents(asker, args)),
     repositories: (asker, args) => againIfTokenReplaced(() => scout.repositories(asker, args)),
     contributors: (asker, args) => againIfTokenReplaced(() => scout.contributors(asker, args)),
+    issue: (asker, args) => againIfTokenReplaced(() => scout.issue(asker, args)),
+    commit: (asker, args) => againIfTokenReplaced(() => scout.commit(asker, args)),
   };
 }

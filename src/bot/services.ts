@@ -14,6 +14,9 @@ export interface GuildSettingsService {
   /** Whether private answers may be posted in the channels; false when unknown or unreadable. */
   getPrivateAnswersInChannel(guildId: string): Promise<boolean>;
   setPrivateAnswersInChannel(guildId: string, inChannel: boolean): Promise<void>;
+  /** The repository a bare `#123` refers to (`owner/name`); undefined when unset or unreadable. */
+  getDefaultRepo(guildId: string): Promise<string | undefined>;
+  setDefaultRepo(guildId: string, repo: string | undefined): Promise<void>;
   /** Every setting of the server (`/settings show`); throws when the store cannot be read. */
   read(guildId: string): Promise<GuildSettingsSnapshot>;
 }

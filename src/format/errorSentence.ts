@@ -7,6 +7,7 @@ import type {
   ExpiredComponentError,
   InvalidOptionError,
   NoFileLinkError,
+  NoGitHubLinkError,
   UserFacingError,
 } from "../errors.js";
 import type { SignInUnavailableError } from "../signin/signInService.js";
@@ -36,6 +37,7 @@ export type KnownUserError =
   | GitHubUserError
   | InvalidOptionError
   | NoFileLinkError
+  | NoGitHubLinkError
   | AdminOnlyError
   | ExpiredComponentError
   | PrivateRepositoryError
@@ -149,12 +151,25 @@ function noFileLink(error: NoFileLinkError, situation: ErrorSituation): string {
   const host = new URL(situation.webUrl).host;
   const example = `\`${situation.webUrl.replace(/\/+$/, "")}/owner/name/blob/main/src/app.ts#L10-L20\``;
   if (error.notFile) {
-    return `There is no GitHub file link in that message: it links to a repository or a folder. Use \`/contents\` for those, or the menu on a link like ${example}.`;
+    return `There is no GitHub file link in that message: it links to a repository, a folder, an issue, a pull request or a commit. **Preview links** answers those; this menu takes a link like ${example}.`;
   }
   if (error.otherHost !== undefined) {
     return `There is no GitHub file link in that message: RepoScout reads links to ${quoted(host)}, and ${quoted(error.otherHost)} is another service.`;
   }
   return `There is no GitHub file link in that message. Use the menu on a message with a link like ${example}.`;
+}
+
+function noGitHubLink(error: NoGitHubLinkError, situation: ErrorSituation): string {
+  const host = new URL(situation.webUrl).host;
+  if (error.bareReference) {
+    return situation.inServer
+      ? "There is no GitHub link in that message: a bare `#123` needs a default repository, which an admin sets with `/settings repo`. Or write `owner/name#123`."
+      : "There is no GitHub link in that message: a bare `#123` names no repository here. Write `owner/name#123`.";
+  }
+  if (error.otherHost !== undefined) {
+    return `There is no GitHub link in that message: RepoScout reads links to ${quoted(host)}, and ${quoted(error.otherHost)} is another service.`;
+  }
+  return "There is no GitHub link in that message. Use the menu on a message with a link to an issue, a pull request, a commit, a file or a folder, or `owner/name#123`.";
 }
 
 function knownErrorSentence(error: KnownUserError, situation: ErrorSituation): string {
@@ -167,6 +182,8 @@ function knownErrorSentence(error: KnownUserError, situation: ErrorSituation): s
         : "Only members with the Manage Server permission can use this command. Ask a server admin to run it.";
     case "no_file_link":
       return noFileLink(error, situation);
+    case "no_github_link":
+      return noGitHubLink(error, situation);
     case "expired_component":
       return `This button has expired. Run ${error.command ? `\`/${error.command}\`` : "the command"} again.`;
     case "private_through_default_token":

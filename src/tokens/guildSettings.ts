@@ -12,6 +12,8 @@ export interface GuildSettingsSnapshot {
    * private, instead of only to the asker (`/settings private-answers in-channel:true`).
    */
   privateAnswersInChannel: boolean;
+  /** The repository a bare `#123` in a message refers to (`/settings repo`): `owner/name`. */
+  defaultRepo: string | undefined;
   /** When an admin last changed a setting (ISO); undefined when never. */
   updatedAt: string | undefined;
 }
@@ -29,6 +31,10 @@ export interface GuildSettings {
   getPrivateAnswersInChannel(guildId: string): Promise<boolean>;
   /** @throws SettingsStoreUnavailableError when the store fails. */
   setPrivateAnswersInChannel(guildId: string, inChannel: boolean): Promise<void>;
+  /** The server's default repository (`owner/name`); undefined when unset or when the store fails. */
+  getDefaultRepo(guildId: string): Promise<string | undefined>;
+  /** Sets (or, with undefined, clears) the default repository. @throws SettingsStoreUnavailableError */
+  setDefaultRepo(guildId: string, repo: string | undefined): Promise<void>;
   /**
    * Every setting of the server, defaults filled in.
    * @throws SettingsStoreUnavailableError when the store fails: `/settings show` must not pass a
@@ -59,6 +65,7 @@ export class SettingsStoreUnavailableError extends UserFacingError {
 type SettingsRecord = Record<string, unknown> & {
   threads?: boolean;
   privateAnswersInChannel?: boolean;
+  defaultRepo?: string | null;
   updatedAt?: string;
 };
 
@@ -71,6 +78,7 @@ function snapshotOf(record: SettingsRecord): GuildSettingsSnapshot {
   return {
     threads: record.threads === true,
     privateAnswersInChannel: record.privateAnswersInChannel === true,
+    defaultRepo: typeof record.defaultRepo === "string" ? record.defaultRepo : undefined,
     updatedAt: typeof record.updatedAt === "string" ? record.updatedAt : undefined,
   };
 }
@@ -146,6 +154,12 @@ export function createGuildSettings(
     },
     async setPrivateAnswersInChannel(guildId, inChannel) {
       await change(guildId, { privateAnswersInChannel: inChannel });
+    },
+    async getDefaultRepo(guildId) {
+      return (await readOrDefaults(guildId, "no default repository")).defaultRepo;
+    },
+    async setDefaultRepo(guildId, repo) {
+      await change(guildId, { defaultRepo: repo ?? null });
     },
     async markToken(guildId, storedAt) {
       try {
