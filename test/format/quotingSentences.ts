@@ -1,6 +1,8 @@
 import { PageOutOfRangeError } from "../../src/answers/pageOutOfRange.js";
 import { PrivateRepositoryError } from "../../src/answers/privateAccess.js";
 import { formatContents } from "../../src/format/contents.js";
+import { formatIssue, itemTitle } from "../../src/format/issue.js";
+import type { IssueAnswer } from "../../src/github/issueTypes.js";
 import { privateAnswerNote } from "../../src/format/privacy.js";
 import {
   EmptyRepositoryError,
@@ -54,7 +56,49 @@ function symlinkDescription(path: string, target: string): string {
   return message.embeds[0]?.description ?? "";
 }
 
+/** An open issue titled and labelled with hostile text (`/issue`, Preview links, automatic previews). */
+function hostileIssue(title: string, label: string): IssueAnswer {
+  return {
+    kind: "issue",
+    repository: { ...REPOSITORY, visibility: "PUBLIC" },
+    number: 7,
+    title,
+    url: "https://github.com/demo/widgets/issues/7",
+    state: "open",
+    author: "bob",
+    createdAt: "2025-06-23T09:00:00Z",
+    updatedAt: "2025-06-26T11:00:00Z",
+    closedAt: null,
+    labels: [
+      { name: label, color: "d73a4a" },
+      { name: title, color: "ffffff" },
+    ],
+    labelCount: 2,
+    assignees: [],
+    assigneeCount: 0,
+    comments: 0,
+    body: "",
+    linked: [],
+    linkedCount: 0,
+  };
+}
+
+/** The value of the field named `name` in `/issue`'s answer for `answer`. */
+function issueField(answer: IssueAnswer, name: string): string {
+  const message = formatIssue(answer, { freshness: FRESH, now: NOW });
+  return message.embeds[0]?.fields?.find((field) => field.name === name)?.value ?? "";
+}
+
 export const QUOTING_SENTENCES: QuotingSentence[] = [
+  {
+    name: "an issue's title, as /issue and a preview title it",
+    make: (hostile, other) => itemTitle({ number: 7, title: `${hostile} ${other}` }),
+  },
+  {
+    name: "an issue's labels, as /issue lists them",
+    make: (hostile, other) => issueField(hostileIssue(other, hostile), "Labels"),
+  },
+
   {
     name: "/blame of a symbolic link: its path and target (inside the repository)",
     make: (hostile, other) =>
