@@ -121,6 +121,12 @@ const envSchema = z.object({
   DISCORD_SHARD_COUNT: z.preprocess(blankAsUndefined, z.coerce.number().int().min(1).max(65_536).optional()),
 });
 
+/**
+ * Every variable the configuration reads (SPEC section 5), in the schema's order: what the deploy
+ * files must let through (compose's env_file, .env.example), checked against this one list.
+ */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
 /** Port of the bot's HTTP server in HTTP mode when `HTTP_PORT` is not set (SPEC section 5). */
 export const DEFAULT_HTTP_PORT = 8080;
 

@@ -9,6 +9,7 @@ import { commandDefinitions, loadCommands } from "../../src/bot/loadCommands.js"
 import { startDiscordStandIn, type DiscordStandIn } from "../../src/sandbox/discord/index.js";
 import { DEMO_TOKEN, startGitHubStandIn, type GitHubStandIn } from "../../src/sandbox/github/index.js";
 import { transcriptOf } from "../../src/sandbox/transcript.js";
+import { imageEnvironment, parseEnvFile } from "../deploy/replay.js";
 
 /**
  * What can be checked of the container without a Docker daemon (none runs here): the Dockerfile's
@@ -156,7 +157,8 @@ describe("the container, replayed without Docker", () => {
     expect(run.some((i) => i.keyword === "HEALTHCHECK" && i.args.includes("/healthz"))).toBe(true);
     expect(run.find((i) => i.keyword === "STOPSIGNAL")?.args).toBe("SIGTERM");
     expect(run.some((i) => i.keyword === "VOLUME" && i.args.includes("/data"))).toBe(true);
-    expect(instructions.find((i) => i.keyword === "FROM")?.args).toMatch(/^node:20-/);
+    // Node 20 reached its end of life on 2026-04-30 (test/deploy checks the line against engines).
+    expect(instructions.find((i) => i.keyword === "FROM")?.args).toMatch(/^node:24-/);
     expect(built).toBe(true);
   });
 
@@ -200,24 +202,33 @@ describe("the container, replayed without Docker", () => {
       if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     });
 
-    it("reaches /readyz with the production environment, answers through both stand-ins, and drains on SIGTERM", async () => {
+    it("reaches /readyz with the image's environment and .env.example as its env file, answers through both stand-ins, and drains on SIGTERM", async () => {
       const port = await freePort();
       // The CMD, in the run stage's folder: package.json, node_modules and dist only.
       expect(readdirSync(image).sort()).toEqual(["dist", "node_modules", "package.json"]);
+      // `docker run --env-file .env`: the image's ENV, then .env.example as an operator fills it in
+      // (the token, the key, and here the stand-ins' URLs), every other line as it is.
+      const filled: Record<string, string> = {
+        DISCORD_TOKEN: discord.botToken,
+        DISCORD_API_URL: discord.apiUrl,
+        GITHUB_TOKEN: DEMO_TOKEN,
+        GITHUB_API_URL: github.restUrl,
+        TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString("base64"),
+        LOG_LEVEL: "warn",
+      };
+      const envFile = readFileSync(join(ROOT, ".env.example"), "utf8").replace(
+        /^([A-Z_]+)=.*$/gm,
+        (line, name: string) => (name in filled ? `${name}=${filled[name]}` : line),
+      );
+      const environment = new Map([...imageEnvironment("run"), ...parseEnvFile(envFile)]);
+      // The example leaves the image its folder and its port; `-v` and `-p` put them here.
+      expect(environment.get("DATA_DIR")).toBe("/data");
+      expect(environment.get("HTTP_PORT")).toBe("8080");
+      environment.set("DATA_DIR", dataDir);
+      environment.set("HTTP_PORT", String(port));
       const bot: ChildProcess = spawn("node", ["dist/src/index.js"], {
         cwd: image,
-        env: {
-          PATH: process.env.PATH ?? "",
-          NODE_ENV: "production",
-          HTTP_PORT: String(port),
-          DATA_DIR: dataDir,
-          DISCORD_TOKEN: discord.botToken,
-          DISCORD_API_URL: discord.apiUrl,
-          GITHUB_TOKEN: DEMO_TOKEN,
-          GITHUB_API_URL: github.restUrl,
-          TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString("base64"),
-          LOG_LEVEL: "warn",
-        },
+        env: { PATH: process.env.PATH ?? "", ...Object.fromEntries(environment) },
         stdio: ["ignore", "pipe", "pipe"],
       });
       let stderr = "";
@@ -256,14 +267,20 @@ describe("the container, replayed without Docker", () => {
     const compose = yaml.load(readFileSync(join(ROOT, "compose.yaml"), "utf8")) as {
       services: Record<
         string,
-        { command?: string[]; profiles?: string[]; environment?: Record<string, string> }
+        {
+          command?: string[];
+          profiles?: string[];
+          env_file?: string;
+          environment?: Record<string, string>;
+        }
       >;
     };
     expect(compose.services.redis?.command?.join(" ")).toContain("--appendonly yes");
     expect(compose.services["bot-gateway"]?.profiles).toEqual(["gateway"]);
     expect(compose.services["bot-http"]?.profiles).toEqual(["http"]);
-    expect(compose.services["bot-http"]?.environment).toHaveProperty("DISCORD_PUBLIC_KEY");
-    expect(compose.services["bot-gateway"]?.environment).not.toHaveProperty("DISCORD_PUBLIC_KEY");
+    // Both bots take every variable from .env (env_file; test/deploy replays it for each profile).
+    expect(compose.services["bot-http"]?.env_file).toBe(".env");
+    expect(compose.services["bot-gateway"]?.env_file).toBe(".env");
     const named = new Set<string>();
     for (const service of Object.values(compose.services)) {
       for (const [name, value] of Object.entries(service.environment ?? {})) {
