@@ -34,6 +34,9 @@ async function runBot(config: Config, logger: Logger): Promise<void> {
     replayGuard: createSharedReplayGuard(services.stores.coordination),
     metrics,
     metricsSources: { defaultBudget: services.defaultBudget },
+    // A close Discord will not resume leaves a process that serves nothing while /healthz says it
+    // lives: stop, non-zero, so the supervisor restarts it or alerts (the close is logged, fatal).
+    onFatalClose: () => void stop("gateway closed for good", 1),
     // Ready only while the stores answer (a read of the settings, within the store's own timeout).
     storesAnswer: () =>
       services.stores
@@ -45,13 +48,14 @@ async function runBot(config: Config, logger: Logger): Promise<void> {
         ),
   });
   let stopping = false;
-  const stop = async (signal: string): Promise<void> => {
+  /** Stops within the deadline and exits with `exitCode` (0 for a signal: a stop asked for). */
+  async function stop(signal: string, exitCode = 0): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, "stopping: finishing the interactions in flight");
     const forced = setTimeout(() => {
       logger.error("could not stop in time; exiting");
-      process.exit(0);
+      process.exit(exitCode);
     }, STOP_DEADLINE_MS);
     forced.unref();
     try {
@@ -64,8 +68,8 @@ async function runBot(config: Config, logger: Logger): Promise<void> {
     }
     logger.info("stopped");
     logger.flush();
-    process.exit(0);
-  };
+    process.exit(exitCode);
+  }
   process.once("SIGINT", () => void stop("SIGINT"));
   process.once("SIGTERM", () => void stop("SIGTERM"));
   await bot.start();

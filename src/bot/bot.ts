@@ -4,7 +4,7 @@ import type { BotMetrics, MetricsSources } from "../metrics/botMetrics.js";
 import type { CommandModule } from "./commandModule.js";
 import { createInteractionCore, type InteractionCore } from "./core/interactionCore.js";
 import { restResponder, type DiscordRest } from "./core/responder.js";
-import { createGatewayClient, type ShardSelection } from "./gateway/gatewayClient.js";
+import { createGatewayClient, type FatalClose, type ShardSelection } from "./gateway/gatewayClient.js";
 import { createBotHttpServer, type BotHttpServer } from "./http/httpServer.js";
 import { createInteractionsEndpoint } from "./http/interactionsEndpoint.js";
 import { createMemoryReplayGuard, type ReplayGuard } from "./http/replayGuard.js";
@@ -55,7 +55,16 @@ export interface BotOptions {
   storesAnswer?: () => Promise<boolean>;
   /** HTTP mode: where requests already taken are remembered (default: this process's memory). */
   replayGuard?: ReplayGuard;
+  /**
+   * Gateway mode: a shard closed with a code Discord will not resume (4004, 4010-4014), after
+   * start. The bot serves nothing more on that shard: the entry point stops the process non-zero.
+   */
+  onFatalClose?: (close: FatalClose) => void;
 }
+
+/** The sentence for a token Discord refuses at start (`TokenInvalid`: 401 on `GET /gateway/bot`). */
+export const REFUSED_DISCORD_TOKEN =
+  "Discord refused DISCORD_TOKEN (401 Unauthorized): it is wrong, or was reset in the developer portal (Bot > Reset Token); set the current one";
 
 /**
  * Creates the bot: the interaction core and its transport. With a public key, Discord POSTs
@@ -84,6 +93,10 @@ export function createBot(options: BotOptions): Bot {
           shards: options.shards ?? { ids: undefined, count: undefined },
           logger,
           onInteraction: (interaction) => void core.handle(interaction, restResponder(rest, interaction)),
+          onFatalClose: (close) => {
+            if (starting) starting.fail(close);
+            else options.onFatalClose?.(close);
+          },
         })
       : null;
   const rest: DiscordRest = {
@@ -100,6 +113,8 @@ export function createBot(options: BotOptions): Bot {
     });
   }
   let serving = false;
+  /** While `start` waits for READY: a fatal close ends the wait (it would never come). */
+  let starting: { fail(close: FatalClose): void } | null = null;
   const shards = (): Array<{ id: number; ready: boolean; pingMs: number }> =>
     client
       ? client.ws.shards.map((shard) => ({
@@ -151,9 +166,27 @@ export function createBot(options: BotOptions): Bot {
         logger.info({ port, transport }, "HTTP server listening");
       }
       if (client) {
-        const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
-        await client.login(options.token);
-        await ready;
+        const ready = new Promise<void>((resolve, reject) => {
+          starting = {
+            fail: (close) => reject(new Error(`gateway closed with ${close.code}, ${close.meaning}`)),
+          };
+          client.once(Events.ClientReady, () => resolve());
+        });
+        // A close while login is still under way rejects before `ready` is awaited.
+        ready.catch(() => undefined);
+        try {
+          await client.login(options.token).catch((error: unknown) => {
+            throw (error as { code?: unknown }).code === "TokenInvalid"
+              ? new Error(REFUSED_DISCORD_TOKEN, { cause: error })
+              : error;
+          });
+          await ready;
+        } catch (error) {
+          await client.destroy();
+          throw error;
+        } finally {
+          starting = null;
+        }
         logger.info(
           {
             user: client.user?.tag,

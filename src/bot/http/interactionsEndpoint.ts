@@ -12,6 +12,12 @@ import type { SignatureVerifier } from "./signature.js";
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** A signed request older (or further ahead) than this is refused as stale. */
 export const MAX_AGE_SECONDS = 5 * 60;
+/**
+ * Requests in a row carrying Discord's signature headers whose signature does not verify, with none
+ * verified in between, before a warning: Discord's own check of a new endpoint URL sends one or two
+ * on purpose, a wrong DISCORD_PUBLIC_KEY makes every request one.
+ */
+export const REFUSED_SIGNATURES_BEFORE_WARNING = 5;
 
 export interface InteractionsEndpointOptions {
   verify: SignatureVerifier;
@@ -54,14 +60,25 @@ export function createInteractionsEndpoint(options: InteractionsEndpointOptions)
     answer(reply, status, { error: reason }, close);
   };
 
+  /** Signed-looking requests refused in a row since one last verified (see the constant). */
+  let refusedInARow = 0;
+
   return async (request: IncomingMessage, reply: ServerResponse): Promise<void> => {
     const signature = header(request, "x-signature-ed25519");
     const timestamp = header(request, "x-signature-timestamp");
     const body = await readCappedBody(request, MAX_BODY_BYTES);
     if (body === "tooLarge") return refuse(reply, 413, "the body is too large", true);
     if (!signature || !timestamp || !verify(timestamp, body, signature)) {
+      // Requests without the headers are not Discord's (a scanner): they say nothing of the key.
+      if (signature && timestamp && ++refusedInARow === REFUSED_SIGNATURES_BEFORE_WARNING) {
+        logger.warn(
+          { refused: refusedInARow },
+          "requests in a row were refused for their signature and none verified since: if Discord sent them, DISCORD_PUBLIC_KEY is not this application's public key (developer portal > General Information)",
+        );
+      }
       return refuse(reply, 401, "invalid request signature");
     }
+    refusedInARow = 0;
     const signedAt = /^\d{1,12}$/.test(timestamp) ? Number(timestamp) : Number.NaN;
     if (!(Math.abs(now() / 1000 - signedAt) <= MAX_AGE_SECONDS)) {
       return refuse(reply, 401, "the request's timestamp is too old");
