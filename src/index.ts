@@ -9,7 +9,7 @@ import { createSharedReplayGuard } from "./bot/http/replayGuard.js";
 import { loadCommands } from "./bot/loadCommands.js";
 import { createServices } from "./createServices.js";
 import { createBotMetrics } from "./metrics/botMetrics.js";
-import { MISSING_DISCORD_TOKEN, startWarnings } from "./startWarnings.js";
+import { MISSING_DISCORD_TOKEN, SANDBOX_NEEDS_DEVELOPMENT_INSTALL, startWarnings } from "./startWarnings.js";
 
 /** Hard ceiling for a graceful stop (SPEC: exit 0 within 10 seconds). */
 const STOP_DEADLINE_MS = 10_000;
@@ -95,8 +95,17 @@ async function main(): Promise<void> {
       console.error(MISSING_DISCORD_TOKEN);
       process.exit(1);
     }
-    const { runSandboxChat } = await import("./sandbox/chat.js");
-    process.exit(await runSandboxChat(config));
+    // A production install (`npm ci --omit=dev`, the image) has no sandbox dependencies: say so
+    // in one line rather than with a stack about @octokit/graphql-schema.
+    const sandbox = await import("./sandbox/chat.js").catch((error: unknown) => {
+      if ((error as { code?: unknown }).code === "ERR_MODULE_NOT_FOUND") return null;
+      throw error;
+    });
+    if (!sandbox?.sandboxInstalled()) {
+      console.error(SANDBOX_NEEDS_DEVELOPMENT_INSTALL);
+      process.exit(1);
+    }
+    process.exit(await sandbox.runSandboxChat(config));
   }
   const logger = createLogger({ level: config.logLevel });
   try {

@@ -1,14 +1,25 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commandDefinitions, loadCommands } from "../../src/bot/loadCommands.js";
 import { startDiscordStandIn, type DiscordStandIn } from "../../src/sandbox/discord/index.js";
 import { DEMO_TOKEN, startGitHubStandIn, type GitHubStandIn } from "../../src/sandbox/github/index.js";
 import { transcriptOf } from "../../src/sandbox/transcript.js";
+import { SANDBOX_NEEDS_DEVELOPMENT_INSTALL } from "../../src/startWarnings.js";
 import { imageEnvironment, parseEnvFile } from "../deploy/replay.js";
 
 /**
@@ -17,9 +28,9 @@ import { imageEnvironment, parseEnvFile } from "../deploy/replay.js";
  * production environment as its CMD starts it, answering through both stand-ins, and compose.yaml.
  * Not checked: the image itself (the base images, apt, tini, the non-root user, the HEALTHCHECK
  * running): README says so. Two steps are replaced, and say how: `npm ci` by a link to this
- * checkout's node_modules (a fresh install takes minutes), and `npm prune --omit=dev` by a check that
- * the production entry point's static imports need no dev dependency (pruning the shared
- * node_modules would break this checkout).
+ * checkout's node_modules (a fresh install takes minutes), and `npm prune --omit=dev` by a
+ * node_modules of links to the packages package-lock.json does not mark `dev` (what the prune
+ * keeps; pruning the shared node_modules would break this checkout).
  */
 const ROOT = resolve(new URL("../../", import.meta.url).pathname);
 const require = createRequire(import.meta.url);
@@ -53,6 +64,23 @@ interface Instruction {
   stage: string;
   keyword: string;
   args: string;
+}
+
+/**
+ * `npm prune --omit=dev` replayed into `target`: a link to each top-level package the lockfile does
+ * not mark `dev` (their own nested node_modules come with them).
+ */
+function prunedNodeModules(target: string): void {
+  const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as {
+    packages: Record<string, { dev?: boolean }>;
+  };
+  mkdirSync(target);
+  for (const [path, entry] of Object.entries(lock.packages)) {
+    const name = path.replace(/^node_modules\//, "");
+    if (!path.startsWith("node_modules/") || name.includes("node_modules/") || entry.dev) continue;
+    mkdirSync(dirname(join(target, name)), { recursive: true });
+    symlinkSync(join(ROOT, path), join(target, name));
+  }
 }
 
 /** The Dockerfile's instructions (continuation lines joined, comments dropped), with their stage. */
@@ -134,7 +162,7 @@ describe("the container, replayed without Docker", () => {
       const [, from, to] = args.split(/\s+/) as [string, string, string];
       const source = join(copy, from.replace(/^\/app\/?/, ""));
       const target = join(image, to);
-      if (from.endsWith("node_modules")) symlinkSync(join(ROOT, "node_modules"), target);
+      if (from.endsWith("node_modules")) prunedNodeModules(target);
       else
         cpSync(source, to.endsWith("/") ? join(target, from.split("/").pop()!) : target, { recursive: true });
     }
@@ -260,6 +288,24 @@ describe("the container, replayed without Docker", () => {
         bot.kill("SIGKILL");
       }
     });
+  });
+
+  it("says in one line, in the pruned install on a terminal without DISCORD_TOKEN, that the sandbox needs the development install", () => {
+    expect(existsSync(join(image, "node_modules", "@octokit", "graphql-schema"))).toBe(false);
+    expect(existsSync(join(image, "node_modules", "discord.js"))).toBe(true);
+    // `script` gives node a terminal, where a start without a token means the sandbox.
+    const result = spawnSync("script", ["-qec", "node dist/src/index.js", "/dev/null"], {
+      cwd: image,
+      env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", HOME: image },
+      stdio: ["ignore", "pipe", "pipe"],
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    const lines = stripVTControlCharacters(`${result.stdout}${result.stderr}`)
+      .split(/\r?\n/)
+      .filter((line) => line.trim() !== "");
+    expect(lines).toEqual([SANDBOX_NEEDS_DEVELOPMENT_INSTALL]);
+    expect(result.status).toBe(1);
   });
 
   it("has a compose file with Redis persisting and the bot in both modes, naming only SPEC section 5's variables", () => {
