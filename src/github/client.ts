@@ -227,7 +227,7 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
     repositories: (token, args) =>
       run("OwnerRepositories", token, (credentials) => fetchRepositories(deps, credentials, args)),
     contributors: (token, args) =>
-      run("contributors", token, (credentials) => fetchContributors(deps, credentials, args)),
+      run("Contributors", token, (credentials) => fetchContributors(deps, credentials, args)),
     rateLimit: (fingerprint, resource) => book.latest(fingerprint, resource),
   };
 }
