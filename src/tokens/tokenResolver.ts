@@ -82,12 +82,13 @@ export function createTokenResolver(options: {
       if (known.size > 10_000) known.delete(known.keys().next().value as string);
       return stored?.token ?? null;
     } catch (error) {
+      // Per request, so debug: the store's outage reporter warned once when the outage began.
       if (remembered) {
-        options.logger?.warn({ guildId }, "token store unavailable: using the server token read last");
+        options.logger?.debug({ guildId }, "token store unavailable: using the server token read last");
         return remembered.token;
       }
       if (defaultToken && error instanceof TokenStoreUnavailableError) {
-        options.logger?.warn({ guildId }, "token store unavailable: using the default token for now");
+        options.logger?.debug({ guildId }, "token store unavailable: using the default token for now");
         return null;
       }
       throw error;
@@ -101,7 +102,7 @@ export function createTokenResolver(options: {
       return await options.userTokens.tokenFor(userId);
     } catch (error) {
       if (!(error instanceof TokenStoreUnavailableError)) throw error;
-      options.logger?.warn(
+      options.logger?.debug(
         { userId },
         "user vault unavailable: using the server's or the default token for now",
       );
