@@ -209,6 +209,8 @@ export interface Config {
     apiUrl: string;
     /** GraphQL v4 endpoint. */
     graphqlUrl: string;
+    /** Whether GITHUB_GRAPHQL_URL was set (else `graphqlUrl` is derived from `apiUrl`), for messages. */
+    graphqlUrlSet: boolean;
     /** Where people read repositories in a browser and sign in (github.com, or the Enterprise host). */
     webUrl: string;
     /** The registered OAuth app or GitHub App behind `/login`; clientId undefined: no sign-in. */
@@ -327,6 +329,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
       defaultToken: e.GITHUB_TOKEN,
       apiUrl: e.GITHUB_API_URL,
       graphqlUrl: e.GITHUB_GRAPHQL_URL ?? graphqlUrlFromRestUrl(e.GITHUB_API_URL),
+      graphqlUrlSet: e.GITHUB_GRAPHQL_URL !== undefined,
       webUrl: e.GITHUB_WEB_URL ?? webUrlFromRestUrl(e.GITHUB_API_URL),
       oauth: { clientId: e.GITHUB_OAUTH_CLIENT_ID, clientSecret: e.GITHUB_OAUTH_CLIENT_SECRET },
       defaultTokenAllowPrivate: e.GITHUB_TOKEN_ALLOW_PRIVATE,

@@ -8,6 +8,7 @@ import { createBot } from "./bot/bot.js";
 import { createSharedReplayGuard } from "./bot/http/replayGuard.js";
 import { loadCommands } from "./bot/loadCommands.js";
 import { createServices } from "./createServices.js";
+import { createGitHubEndpointsCheck } from "./github/endpointCheck.js";
 import { createBotMetrics } from "./metrics/botMetrics.js";
 import { MISSING_DISCORD_TOKEN, SANDBOX_NEEDS_DEVELOPMENT_INSTALL, startWarnings } from "./startWarnings.js";
 
@@ -19,6 +20,15 @@ async function runBot(config: Config, logger: Logger): Promise<void> {
   const commands = await loadCommands();
   const metrics = createBotMetrics();
   const services = await createServices(config, logger, { metrics });
+  // A wrong GITHUB_API_URL or GITHUB_GRAPHQL_URL would otherwise only show as "GitHub could not be
+  // reached" on every command: one cheap read each at start names the variable; /readyz reports it.
+  const githubEndpoints = createGitHubEndpointsCheck({
+    apiUrl: config.github.apiUrl,
+    graphqlUrl: config.github.graphqlUrl,
+    graphqlUrlSet: config.github.graphqlUrlSet,
+    logger,
+  });
+  void githubEndpoints.run();
   // HTTP mode when DISCORD_PUBLIC_KEY is set (no gateway connection), else the gateway shards
   // DISCORD_SHARDS names; HTTP_PORT also serves /healthz in gateway mode (SPEC section 5).
   const bot = createBot({
@@ -46,6 +56,7 @@ async function runBot(config: Config, logger: Logger): Promise<void> {
           () => true,
           () => false,
         ),
+    githubAnswers: () => githubEndpoints.ready(),
   });
   let stopping = false;
   /** Stops within the deadline and exits with `exitCode` (0 for a signal: a stop asked for). */

@@ -53,6 +53,8 @@ export interface BotOptions {
   metricsSources?: MetricsSources;
   /** Whether the stores answer, for `GET /readyz` (absent: not checked). */
   storesAnswer?: () => Promise<boolean>;
+  /** Whether GITHUB_API_URL and GITHUB_GRAPHQL_URL lead to GitHub, for `GET /readyz` (absent: not checked). */
+  githubAnswers?: () => Promise<boolean>;
   /** HTTP mode: where requests already taken are remembered (default: this process's memory). */
   replayGuard?: ReplayGuard;
   /**
@@ -124,13 +126,17 @@ export function createBot(options: BotOptions): Bot {
         }))
       : [];
   options.metrics?.setSources({ ...options.metricsSources, shards });
-  /** `GET /readyz`: the gateway's shards ready (or the HTTP endpoint serving) and the stores answering. */
+  /**
+   * `GET /readyz`: the gateway's shards ready (or the HTTP endpoint serving), the stores answering,
+   * and the GitHub URLs leading to GitHub.
+   */
   const readiness = async (): Promise<Record<string, boolean>> => {
     const checks: Record<string, boolean> = {};
     if (client)
       checks.gateway = client.isReady() && shards().length > 0 && shards().every((shard) => shard.ready);
     else checks.interactions = serving;
     if (options.storesAnswer) checks.stores = await options.storesAnswer();
+    if (options.githubAnswers) checks.github = await options.githubAnswers();
     return checks;
   };
   const server: BotHttpServer | null =

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -32,7 +33,19 @@ function run(env: Record<string, string>): {
   return { child, done };
 }
 
-describe("gateway closes Discord will not resume, and a refused token", () => {
+/** A port nothing listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+describe("gateway closes Discord will not resume, a refused token, a wrong GitHub URL", () => {
   let discord: DiscordStandIn;
   let github: GitHubStandIn;
   let dataDir: string;
@@ -84,6 +97,36 @@ describe("gateway closes Discord will not resume, and a refused token", () => {
     expect(code).toBe(1);
     expect(output).toContain("RepoScout could not start: Discord refused DISCORD_TOKEN (401 Unauthorized)");
     expect(output).not.toContain("not.the.token");
+  });
+
+  it("a GITHUB_API_URL with a wrong path: one warning naming it at start, and /readyz reports it", async () => {
+    const port = await freePort();
+    const apiUrl = `${github.baseUrl}/v3`;
+    const bot = run({ ...env, GITHUB_API_URL: apiUrl, HTTP_PORT: String(port) });
+    try {
+      const readiness = async (): Promise<{ status: number; checks: Record<string, boolean> }> => {
+        const response = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => null);
+        if (!response) return { status: 0, checks: {} };
+        const body = (await response.json()) as { checks?: Record<string, boolean> };
+        return { status: response.status, checks: body.checks ?? {} };
+      };
+      await expect
+        .poll(readiness, { timeout: 20_000, interval: 200 })
+        .toEqual({ status: 503, checks: { gateway: true, stores: true, github: false } });
+      bot.child.kill("SIGTERM");
+      const { output } = await bot.done;
+      const warnings = output
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line) as { level: number; msg: string })
+        .filter((line) => line.msg.startsWith("GITHUB_API_URL"));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]!.msg).toBe(
+        `GITHUB_API_URL: ${apiUrl}/rate_limit answered 404, not as GitHub's REST API does: the base is https://api.github.com, or https://HOST/api/v3 on GitHub Enterprise Server`,
+      );
+    } finally {
+      bot.child.kill("SIGKILL");
+    }
   });
 
   it("says what each close Discord will not resume means, and nothing for those it resumes", () => {
