@@ -1,4 +1,4 @@
-import { Events, REST, Status } from "discord.js";
+import { Events, REST, Routes, Status } from "discord.js";
 import type { Logger } from "../logger.js";
 import type { BotMetrics, MetricsSources } from "../metrics/botMetrics.js";
 import type { CommandModule } from "./commandModule.js";
@@ -166,6 +166,15 @@ export function createBot(options: BotOptions): Bot {
       return server?.url ?? null;
     },
     async start() {
+      if (!client) {
+        // HTTP mode calls Discord only to answer: one read of the bot's own user checks
+        // DISCORD_TOKEN now, so a wrong one stops the start instead of failing every answer.
+        await rest.bot.get(Routes.user()).catch((error: unknown) => {
+          if ((error as { status?: unknown }).status === 401)
+            throw new Error(REFUSED_DISCORD_TOKEN, { cause: error });
+          logger.warn({ err: error }, "could not check DISCORD_TOKEN with Discord at start");
+        });
+      }
       if (server) {
         const port = await server.listen(options.httpPort ?? 0, options.httpHost);
         serving = transport === "http";

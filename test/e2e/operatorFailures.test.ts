@@ -99,6 +99,19 @@ describe("gateway closes Discord will not resume, a refused token, a wrong GitHu
     expect(output).not.toContain("not.the.token");
   });
 
+  it("a wrong token at start in HTTP mode: exit 1 with a line naming DISCORD_TOKEN, before serving", async () => {
+    const { code, output } = await run({
+      ...env,
+      DISCORD_TOKEN: "not.the.token",
+      LOG_LEVEL: "info",
+      DISCORD_PUBLIC_KEY: discord.publicKey,
+      HTTP_PORT: String(await freePort()),
+    }).done;
+    expect(code).toBe(1);
+    expect(output).toContain("RepoScout could not start: Discord refused DISCORD_TOKEN (401 Unauthorized)");
+    expect(output).not.toContain("HTTP server listening");
+  });
+
   it("a GITHUB_API_URL with a wrong path: one warning naming it at start, and /readyz reports it", async () => {
     const port = await freePort();
     const apiUrl = `${github.baseUrl}/v3`;
