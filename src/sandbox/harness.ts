@@ -92,8 +92,10 @@ export interface SandboxWorldOptions {
   deferAfterMs?: number;
   /** Gateway mode: also start the bot's HTTP server (`/healthz`, `/readyz`, `/metrics`) on a free port. */
   httpServer?: boolean;
+  /** METRICS_PORT on a free port: `/metrics`, `/healthz` and `/readyz` apart from `/interactions`. */
+  metricsServer?: boolean;
   /** The bot's bound on work in flight (default the core's). */
-  admission?: { maxActive?: number; maxQueued?: number };
+  admission?: { maxActive?: number; maxQueued?: number; maxPerUser?: number; maxPerServer?: number };
   shortTtlSeconds?: number;
   /**
    * The app `/login` signs in to (GITHUB_OAUTH_CLIENT_ID and, when given, ..._SECRET); default the
@@ -193,6 +195,7 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
     ...(options.deferAfterMs !== undefined ? { deferAfterMs: options.deferAfterMs } : {}),
     ...(options.admission ? { admission: options.admission } : {}),
     ...(options.httpServer && options.transport !== "http" ? { httpPort: 0 } : {}),
+    ...(options.metricsServer ? { metricsPort: 0 } : {}),
     metrics,
     metricsSources: { defaultBudget: running.defaultBudget },
     storesAnswer: () =>
