@@ -4,7 +4,12 @@ import type { BotMetrics, MetricsSources } from "../metrics/botMetrics.js";
 import type { CommandModule } from "./commandModule.js";
 import { createInteractionCore, type InteractionCore } from "./core/interactionCore.js";
 import { restResponder, type DiscordRest } from "./core/responder.js";
-import { createGatewayClient, type FatalClose, type ShardSelection } from "./gateway/gatewayClient.js";
+import {
+  createGatewayClient,
+  fatalCloseOfLoginError,
+  type FatalClose,
+  type ShardSelection,
+} from "./gateway/gatewayClient.js";
 import { createBotHttpServer, type BotHttpServer } from "./http/httpServer.js";
 import { createInteractionsEndpoint } from "./http/interactionsEndpoint.js";
 import { createMemoryReplayGuard, type ReplayGuard } from "./http/replayGuard.js";
@@ -211,9 +216,13 @@ export function createBot(options: BotOptions): Bot {
         logger.info({ port, transport }, "interactions endpoint listening");
       }
       if (client) {
+        let closedForGood: { code: number; meaning: string } | undefined;
         const ready = new Promise<void>((resolve, reject) => {
           starting = {
-            fail: (close) => reject(new Error(`gateway closed with ${close.code}, ${close.meaning}`)),
+            fail: (close) => {
+              closedForGood = close;
+              reject(new Error(`gateway closed with ${close.code}, ${close.meaning}`));
+            },
           };
           client.once(Events.ClientReady, () => resolve());
         });
@@ -228,6 +237,10 @@ export function createBot(options: BotOptions): Bot {
           await ready;
         } catch (error) {
           await client.destroy();
+          // A close Discord will not resume can fail the login itself, before it is reported.
+          const close = closedForGood ?? fatalCloseOfLoginError(error);
+          if (close && error instanceof Error && !error.message.startsWith("gateway closed"))
+            throw new Error(`gateway closed with ${close.code}, ${close.meaning}`, { cause: error });
           throw error;
         } finally {
           starting = null;

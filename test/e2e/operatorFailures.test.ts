@@ -92,6 +92,25 @@ describe("gateway closes Discord will not resume, a refused token, a wrong GitHu
     }
   });
 
+  it("a close Discord will not resume while starting (4011, too many servers for one shard): exit 1 naming the setting", async () => {
+    // A Discord on which one shard may hold no server at all: IDENTIFY on a single shard is refused.
+    const crowded = await startDiscordStandIn({ maxGuildsPerShard: 0 });
+    try {
+      const { code, output } = await run({
+        ...env,
+        DISCORD_TOKEN: crowded.botToken,
+        DISCORD_API_URL: crowded.apiUrl,
+        DISCORD_SHARD_COUNT: "1",
+      }).done;
+      expect(code).toBe(1);
+      expect(output).toContain(
+        "RepoScout could not start: gateway closed with 4011, sharding required: the bot is in too many servers for one shard; set DISCORD_SHARD_COUNT",
+      );
+    } finally {
+      await crowded.close();
+    }
+  });
+
   it("a wrong token at start: exit 1 with a line naming DISCORD_TOKEN", async () => {
     const { code, output } = await run({ ...env, DISCORD_TOKEN: "not.the.token" }).done;
     expect(code).toBe(1);

@@ -70,6 +70,27 @@ export function fatalCloseMeaning(code: number): string | undefined {
   return FATAL_CLOSES[code];
 }
 
+/**
+ * The errors @discordjs/ws rejects a login with when Discord closes the first connection for good
+ * (its WebSocketShard's close handling), by the close code: during start, the login fails with one
+ * of these before discord.js reports the shard's close.
+ */
+const LOGIN_CLOSE_ERRORS: Readonly<Record<string, number>> = {
+  "Authentication failed": 4004,
+  "Invalid shard": 4010,
+  "Sharding is required": 4011,
+  "Used an invalid API version": 4012,
+  "Used invalid intents": 4013,
+  "Used disallowed intents": 4014,
+};
+
+/** The close behind a failed login (see LOGIN_CLOSE_ERRORS), with its meaning, or undefined. */
+export function fatalCloseOfLoginError(error: unknown): { code: number; meaning: string } | undefined {
+  const code = error instanceof Error ? LOGIN_CLOSE_ERRORS[error.message] : undefined;
+  const meaning = code === undefined ? undefined : fatalCloseMeaning(code);
+  return code === undefined || meaning === undefined ? undefined : { code, meaning };
+}
+
 /** A shard closed for good: the code and what it means (see {@link fatalCloseMeaning}). */
 export interface FatalClose {
   shardId: number;
