@@ -135,7 +135,15 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
     deviceFlow: { intervalSeconds: 0.05 },
     ...options.github,
   });
-  const discord = await startDiscordStandIn(options.discord);
+  // Links point where the stand-in's answers say repositories live: github.com by default, or the
+  // stand-in's own web pages (`htmlUrl: "self"`, as `npm run sandbox` runs), whose host is then the
+  // bot's GITHUB_WEB_URL and the host of the links people post in the local Discord.
+  const htmlUrl = options.github?.htmlUrl ?? "https://github.com";
+  const webUrl = htmlUrl === "self" ? github.webUrl : htmlUrl;
+  const discord = await startDiscordStandIn({
+    ...options.discord,
+    demoLinks: { webHost: webUrl, ...options.discord?.demoLinks },
+  });
   // The stand-in builds GitHub's schema (a large SDL) on its first GraphQL request: seconds of CPU
   // in this process on a busy machine, which held the bot's first acknowledgement past Discord's
   // 3 seconds (the first command of a sandbox failed). Build it before the bot takes interactions.
@@ -166,7 +174,7 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
   });
   // Links point where the stand-in says repositories live (github.com by default), like the links
   // in the stand-in's own answers.
-  config.github.webUrl = options.github?.htmlUrl ?? "https://github.com";
+  config.github.webUrl = webUrl;
   const metrics = createBotMetrics();
   const running = await createServices(config, logger, {
     metrics,
@@ -174,7 +182,7 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
     ...(options.storePrefix ? { storePrefix: options.storePrefix } : {}),
     ...(options.client ? { client: options.client } : {}),
     ...(options.now ? { now: options.now } : {}),
-    // Links stay on github.com (above); the sign-in is served by the stand-in's own web host.
+    // Links follow the stand-in's answers (above); the sign-in is served by its own web host.
     signInWebUrl: github.webUrl,
     ...(options.cacheNow ? { cacheNow: options.cacheNow } : {}),
   });

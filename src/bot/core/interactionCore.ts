@@ -29,6 +29,7 @@ import {
   errorSituationOf,
   isGoneInteraction,
   noteExpired,
+  replyPrivately,
   replyWithError,
 } from "./errorReply.js";
 import { InteractionReply } from "./reply.js";
@@ -303,9 +304,10 @@ export function createInteractionCore(options: InteractionCoreOptions): Interact
       const message = formatError(RESTARTING);
       const told = left.map(async ({ reply, logger }) => {
         try {
-          if (!reply.acknowledged) await reply.reply(message, { ephemeral: true });
-          else if (reply.deferred) await reply.editReply(message);
-          else return;
+          // Only an interaction still waiting for its answer is told; a public "thinking…" is
+          // removed and the notice goes to the asker alone, as an error's would.
+          if (reply.acknowledged && !reply.deferred) return;
+          await replyPrivately(reply, message, logger, reply.deferral === "update");
           logger.info("told the asker the bot is restarting: the answer did not finish before the stop");
         } catch (error) {
           logger.info({ discordCode: discordCode(error) }, "could not tell the asker the bot is restarting");
