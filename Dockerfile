@@ -1,13 +1,14 @@
 # RepoScout's image: a build stage with the toolchain sqlite3 compiles with, and a slim run stage on
-# the same Node LTS that runs the compiled bot with plain node (no run-time transpiler), as a
-# non-root user, under an init (tini) so that SIGTERM reaches node and the bot drains before exit.
+# the same Node LTS (24, supported until 2028-04-30; Node 20 reached its end on 2026-04-30) that
+# runs the compiled bot with plain node (no run-time transpiler), as a non-root user, under an init
+# (tini) so that SIGTERM reaches node and the bot drains before exit.
 #
 #   docker build -t reposcout .
 #   docker run --env-file .env -p 8080:8080 -v reposcout-data:/data reposcout
 #
 # See compose.yaml for Redis and the two modes (gateway, HTTP interactions).
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 # sqlite3 builds its native module from source: python3, make and g++.
 RUN apt-get update \
@@ -23,7 +24,7 @@ RUN npm run build
 # Production packages only: the sandbox's, the compiler's and the tests' are left out.
 RUN npm prune --omit=dev
 
-FROM node:20-bookworm-slim AS run
+FROM node:24-bookworm-slim AS run
 RUN apt-get update \
   && apt-get install -y --no-install-recommends tini \
   && rm -rf /var/lib/apt/lists/*

@@ -75,7 +75,27 @@ const shardList = z
     return [...ids].sort((a, b) => a - b);
   });
 
-const logLevel = z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]);
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+const logLevel = z.enum(LOG_LEVELS, {
+  error: "must be one of fatal, error, warn, info, debug, trace or silent",
+});
+
+/**
+ * A number as a .env file writes it, checked into one sentence that names its form (`must be a
+ * whole number of seconds from 1 to 86400`): zod's own text ("expected number, received NaN")
+ * tells an operator neither what is wrong nor what to write.
+ */
+function numberSetting(options: { whole: boolean; min: number; max: number; form: string }) {
+  const shape = options.whole ? /^\d+$/ : /^(?:\d+(?:\.\d*)?|\.\d+)$/;
+  return z
+    .string()
+    .trim()
+    .refine(
+      (value) => shape.test(value) && Number(value) >= options.min && Number(value) <= options.max,
+      `must be ${options.form}`,
+    )
+    .transform(Number);
+}
 
 /** Unset or empty variables both count as "not given", as dotenv leaves empty strings. */
 function blankAsUndefined(value: unknown): unknown {
@@ -96,7 +116,12 @@ const envSchema = z.object({
   REDIS_URL: z.preprocess(blankAsUndefined, redisUrl.optional()),
   CACHE_SHORT_TTL_SECONDS: z.preprocess(
     blankAsUndefined,
-    z.coerce.number().int().min(1).max(86_400).default(60),
+    numberSetting({
+      whole: true,
+      min: 1,
+      max: 86_400,
+      form: "a whole number of seconds from 1 to 86400, like 60",
+    }).default(60),
   ),
   LOG_LEVEL: z.preprocess(
     (value) => (typeof value === "string" ? value.trim().toLowerCase() || undefined : value),
@@ -113,14 +138,55 @@ const envSchema = z.object({
   ),
   GITHUB_OAUTH_CLIENT_SECRET: optionalString,
   GITHUB_TOKEN_ALLOW_PRIVATE: z.preprocess(blankAsUndefined, booleanFlag.default(false)),
-  DEFAULT_TOKEN_SHARE: z.preprocess(blankAsUndefined, z.coerce.number().min(0).max(1).default(0.2)),
-  CACHE_MAX_MB: z.preprocess(blankAsUndefined, z.coerce.number().min(1).max(1_048_576).default(512)),
+  DEFAULT_TOKEN_SHARE: z.preprocess(
+    blankAsUndefined,
+    numberSetting({ whole: false, min: 0, max: 1, form: "a share from 0 to 1, like 0.2" }).default(0.2),
+  ),
+  CACHE_MAX_MB: z.preprocess(
+    blankAsUndefined,
+    numberSetting({
+      whole: false,
+      min: 1,
+      max: 1_048_576,
+      form: "a number of megabytes from 1 to 1048576, like 512",
+    }).default(512),
+  ),
   DISCORD_PUBLIC_KEY: z.preprocess(blankAsUndefined, publicKeyHex.optional()),
-  HTTP_PORT: z.preprocess(blankAsUndefined, z.coerce.number().int().min(0).max(65_535).optional()),
-  METRICS_PORT: z.preprocess(blankAsUndefined, z.coerce.number().int().min(0).max(65_535).optional()),
+  HTTP_PORT: z.preprocess(
+    blankAsUndefined,
+    numberSetting({
+      whole: true,
+      min: 0,
+      max: 65_535,
+      form: "a port number from 0 to 65535, like 8080",
+    }).optional(),
+  ),
+  METRICS_PORT: z.preprocess(
+    blankAsUndefined,
+    numberSetting({
+      whole: true,
+      min: 0,
+      max: 65_535,
+      form: "a port number from 0 to 65535, like 9090",
+    }).optional(),
+  ),
   DISCORD_SHARDS: z.preprocess(blankAsUndefined, shardList.optional()),
-  DISCORD_SHARD_COUNT: z.preprocess(blankAsUndefined, z.coerce.number().int().min(1).max(65_536).optional()),
+  DISCORD_SHARD_COUNT: z.preprocess(
+    blankAsUndefined,
+    numberSetting({
+      whole: true,
+      min: 1,
+      max: 65_536,
+      form: "a whole number of shards from 1 to 65536, like 4",
+    }).optional(),
+  ),
 });
+
+/**
+ * Every variable the configuration reads (SPEC section 5), in the schema's order: what the deploy
+ * files must let through (compose's env_file, .env.example), checked against this one list.
+ */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
 
 /** Port of the bot's HTTP server in HTTP mode when `HTTP_PORT` is not set (SPEC section 5). */
 export const DEFAULT_HTTP_PORT = 8080;
@@ -152,6 +218,8 @@ export interface Config {
     apiUrl: string;
     /** GraphQL v4 endpoint. */
     graphqlUrl: string;
+    /** Whether GITHUB_GRAPHQL_URL was set (else `graphqlUrl` is derived from `apiUrl`), for messages. */
+    graphqlUrlSet: boolean;
     /** Where people read repositories in a browser and sign in (github.com, or the Enterprise host). */
     webUrl: string;
     /** The registered OAuth app or GitHub App behind `/login`; clientId undefined: no sign-in. */
@@ -287,6 +355,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
       defaultToken: e.GITHUB_TOKEN,
       apiUrl: e.GITHUB_API_URL,
       graphqlUrl: e.GITHUB_GRAPHQL_URL ?? graphqlUrlFromRestUrl(e.GITHUB_API_URL),
+      graphqlUrlSet: e.GITHUB_GRAPHQL_URL !== undefined,
       webUrl: e.GITHUB_WEB_URL ?? webUrlFromRestUrl(e.GITHUB_API_URL),
       oauth: { clientId: e.GITHUB_OAUTH_CLIENT_ID, clientSecret: e.GITHUB_OAUTH_CLIENT_SECRET },
       defaultTokenAllowPrivate: e.GITHUB_TOKEN_ALLOW_PRIVATE,

@@ -8,8 +8,9 @@ import { createBot } from "./bot/bot.js";
 import { createSharedReplayGuard } from "./bot/http/replayGuard.js";
 import { loadCommands } from "./bot/loadCommands.js";
 import { createServices } from "./createServices.js";
+import { createGitHubEndpointsCheck } from "./github/endpointCheck.js";
 import { createBotMetrics } from "./metrics/botMetrics.js";
-import { MISSING_DISCORD_TOKEN, startWarnings } from "./startWarnings.js";
+import { MISSING_DISCORD_TOKEN, SANDBOX_NEEDS_DEVELOPMENT_INSTALL, startWarnings } from "./startWarnings.js";
 
 /** Hard ceiling for a graceful stop (SPEC: exit 0 within 10 seconds). */
 const STOP_DEADLINE_MS = 10_000;
@@ -19,6 +20,15 @@ async function runBot(config: Config, logger: Logger): Promise<void> {
   const commands = await loadCommands();
   const metrics = createBotMetrics();
   const services = await createServices(config, logger, { metrics });
+  // A wrong GITHUB_API_URL or GITHUB_GRAPHQL_URL would otherwise only show as "GitHub could not be
+  // reached" on every command: one cheap read each at start names the variable; /readyz reports it.
+  const githubEndpoints = createGitHubEndpointsCheck({
+    apiUrl: config.github.apiUrl,
+    graphqlUrl: config.github.graphqlUrl,
+    graphqlUrlSet: config.github.graphqlUrlSet,
+    logger,
+  });
+  void githubEndpoints.run();
   // HTTP mode when DISCORD_PUBLIC_KEY is set (no gateway connection), else the gateway shards
   // DISCORD_SHARDS names; METRICS_PORT (or, in gateway mode, HTTP_PORT) serves /healthz, /readyz
   // and /metrics apart from the public /interactions (SPEC section 5).
@@ -36,6 +46,9 @@ async function runBot(config: Config, logger: Logger): Promise<void> {
     replayGuard: createSharedReplayGuard(services.stores.coordination),
     metrics,
     metricsSources: { defaultBudget: services.defaultBudget },
+    // A close Discord will not resume leaves a process that serves nothing while /healthz says it
+    // lives: stop, non-zero, so the supervisor restarts it or alerts (the close is logged, fatal).
+    onFatalClose: () => void stop("gateway closed for good", 1),
     // Ready only while the stores answer (a read of the settings, within the store's own timeout).
     storesAnswer: () =>
       services.stores
@@ -45,15 +58,17 @@ async function runBot(config: Config, logger: Logger): Promise<void> {
           () => true,
           () => false,
         ),
+    githubAnswers: () => githubEndpoints.ready(),
   });
   let stopping = false;
-  const stop = async (signal: string): Promise<void> => {
+  /** Stops within the deadline and exits with `exitCode` (0 for a signal: a stop asked for). */
+  async function stop(signal: string, exitCode = 0): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, "stopping: finishing the interactions in flight");
     const forced = setTimeout(() => {
       logger.error("could not stop in time; exiting");
-      process.exit(0);
+      process.exit(exitCode);
     }, STOP_DEADLINE_MS);
     forced.unref();
     try {
@@ -66,8 +81,8 @@ async function runBot(config: Config, logger: Logger): Promise<void> {
     }
     logger.info("stopped");
     logger.flush();
-    process.exit(0);
-  };
+    process.exit(exitCode);
+  }
   process.once("SIGINT", () => void stop("SIGINT"));
   process.once("SIGTERM", () => void stop("SIGTERM"));
   await bot.start();
@@ -93,8 +108,17 @@ async function main(): Promise<void> {
       console.error(MISSING_DISCORD_TOKEN);
       process.exit(1);
     }
-    const { runSandboxChat } = await import("./sandbox/chat.js");
-    process.exit(await runSandboxChat(config));
+    // A production install (`npm ci --omit=dev`, the image) has no sandbox dependencies: say so
+    // in one line rather than with a stack about @octokit/graphql-schema.
+    const sandbox = await import("./sandbox/chat.js").catch((error: unknown) => {
+      if ((error as { code?: unknown }).code === "ERR_MODULE_NOT_FOUND") return null;
+      throw error;
+    });
+    if (!sandbox?.sandboxInstalled()) {
+      console.error(SANDBOX_NEEDS_DEVELOPMENT_INSTALL);
+      process.exit(1);
+    }
+    process.exit(await sandbox.runSandboxChat(config));
   }
   const logger = createLogger({ level: config.logLevel });
   try {

@@ -21,6 +21,15 @@ export const REDACTED = "[REDACTED]";
 const SECRET_FIELD = /token|secret|key|passw|authori[sz]ation|cookie|credential|device_?code/i;
 
 /**
+ * Names that say something ABOUT a secret rather than hold one: whose token read (`tokenOrigin`:
+ * default, server, you), when it expires or was stored, how long it lives, how many there are.
+ * Operators need these to understand an answer; their values still go through
+ * {@link scrubSecrets}, so a token put in one by mistake is still taken out.
+ */
+const DESCRIBES_A_SECRET_FIELD =
+  /(?:origin|source|kind|type|scopes?|expiresAt|storedAt|lifetimeMs|count|allowPrivate|share)$/i;
+
+/**
  * Fields that carry what was SENT to Discord or GitHub: message contents, embeds, attached files
  * (discord.js's `DiscordAPIError.requestBody` is `{ files, json }`). An answer from a private
  * repository is in there, so none of it is ever serialised, not even cut.
@@ -131,7 +140,7 @@ function isBinary(value: object): value is Uint8Array | ArrayBuffer {
 /** One field of a log object, judged by its name first. */
 function redactField(key: string, item: unknown, depth: number, seen: WeakSet<object>): unknown {
   if (item === undefined || item === null) return item;
-  if (SECRET_FIELD.test(key)) return REDACTED;
+  if (SECRET_FIELD.test(key) && !DESCRIBES_A_SECRET_FIELD.test(key)) return REDACTED;
   if (REQUEST_BODY_FIELD.test(key)) return "[request body omitted]";
   if (RESPONSE_BODY_FIELD.test(key) && typeof item === "string") return summariseBody(item);
   if (COMMIT_ID_FIELD.test(key) && typeof item === "string" && COMMIT_ID.test(item)) return item;

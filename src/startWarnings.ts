@@ -22,3 +22,7 @@ export function startWarnings(config: Config): string[] {
 /** The line for a start without DISCORD_TOKEN and without a terminal (SPEC section 6). */
 export const MISSING_DISCORD_TOKEN =
   "DISCORD_TOKEN is missing, so RepoScout cannot connect to Discord. Set it in the environment or in .env (see .env.example). Without a terminal the local sandbox is not started; run `npm run sandbox` for it.";
+
+/** The line for a start without DISCORD_TOKEN on a terminal, in an install without the sandbox's packages. */
+export const SANDBOX_NEEDS_DEVELOPMENT_INSTALL =
+  "DISCORD_TOKEN is missing, so RepoScout cannot connect to Discord, and the local sandbox needs the development install (`npm install`, not `npm ci --omit=dev`). Set DISCORD_TOKEN in the environment or in .env (see .env.example).";

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, graphqlUrlFromRestUrl, loadConfig, webUrlFromRestUrl } from "../src/config.js";
+import {
+  CONFIG_VARIABLES,
+  ConfigError,
+  graphqlUrlFromRestUrl,
+  loadConfig,
+  webUrlFromRestUrl,
+} from "../src/config.js";
 
 const KEY = Buffer.alloc(32, 7).toString("base64");
 
@@ -180,6 +186,41 @@ describe("sign-in, privacy, cache bound and transports (SPEC section 5)", () => 
     expect(problemsOf({ DISCORD_PUBLIC_KEY: "ab".repeat(32), DISCORD_SHARD_COUNT: "2" })[0]?.variable).toBe(
       "DISCORD_SHARDS",
     );
+  });
+});
+
+describe("what a wrong value is told", () => {
+  it.each([
+    ["CACHE_SHORT_TTL_SECONDS", "a minute", /^must be a whole number of seconds from 1 to 86400, like 60$/],
+    ["CACHE_SHORT_TTL_SECONDS", "1.5", /whole number of seconds/],
+    ["DEFAULT_TOKEN_SHARE", "20%", /^must be a share from 0 to 1, like 0\.2$/],
+    ["CACHE_MAX_MB", "1GB", /^must be a number of megabytes from 1 to 1048576, like 512$/],
+    ["HTTP_PORT", "http", /^must be a port number from 0 to 65535, like 8080$/],
+    ["HTTP_PORT", "70000", /port number/],
+    ["DISCORD_SHARD_COUNT", "-2", /^must be a whole number of shards from 1 to 65536, like 4$/],
+    ["LOG_LEVEL", "loud", /^must be one of fatal, error, warn, info, debug, trace or silent$/],
+  ])("%s=%s: a sentence with the form the variable takes", (variable, value, message) => {
+    const problems = problemsOf({ [variable]: value });
+    expect(problems).toEqual([{ variable, message: expect.stringMatching(message) }]);
+  });
+
+  it("never passes on zod's own wording, whatever the variable and the mistake", () => {
+    for (const variable of CONFIG_VARIABLES)
+      for (const value of ["abc", "-1", "1e3", "99999999999", "0x10", "true"]) {
+        let problems: Array<{ variable: string; message: string }> = [];
+        try {
+          loadConfig({
+            [variable]: value,
+            DISCORD_SHARD_COUNT: variable === "DISCORD_SHARDS" ? "4" : undefined,
+          });
+        } catch (error) {
+          problems = [...(error as ConfigError).problems];
+        }
+        for (const problem of problems)
+          expect(problem.message, `${variable}=${value}`).not.toMatch(
+            /Invalid|expected|received|NaN|Too (small|big)/,
+          );
+      }
   });
 });
 

@@ -38,6 +38,23 @@ describe("logger redaction", () => {
     expect(out.text()).not.toMatch(/s3cr3t|ghp_/);
   });
 
+  it("keeps what describes a token (whose it was, when it expires), redacting only token values", () => {
+    const out = capture();
+    const logger = createLogger({ level: "info", destination: out.stream, pretty: false });
+    const error = Object.assign(new Error("Not Found"), { tokenOrigin: "server" });
+    logger.warn(
+      { err: error, tokenOrigin: "default", refreshTokenExpiresAt: 1_700_000_000, tokenSource: TOKEN },
+      "read failed",
+    );
+    const line = JSON.parse(out.text());
+    expect(line.tokenOrigin).toBe("default");
+    expect(line.err.tokenOrigin).toBe("server");
+    expect(line.refreshTokenExpiresAt).toBe(1_700_000_000);
+    // A token in a describing field by mistake is still a token.
+    expect(line.tokenSource).toBe(REDACTED);
+    expect(out.text()).not.toContain("ghp_");
+  });
+
   it("scrubs tokens from error messages and free text", () => {
     const out = capture();
     const logger = createLogger({ level: "info", destination: out.stream, pretty: false });

@@ -1,10 +1,15 @@
-import { Events, REST, Status } from "discord.js";
+import { Events, REST, Routes, Status } from "discord.js";
 import type { Logger } from "../logger.js";
 import type { BotMetrics, MetricsSources } from "../metrics/botMetrics.js";
 import type { CommandModule } from "./commandModule.js";
 import { createInteractionCore, type InteractionCore } from "./core/interactionCore.js";
 import { restResponder, type DiscordRest } from "./core/responder.js";
-import { createGatewayClient, type ShardSelection } from "./gateway/gatewayClient.js";
+import {
+  createGatewayClient,
+  fatalCloseOfLoginError,
+  type FatalClose,
+  type ShardSelection,
+} from "./gateway/gatewayClient.js";
 import { createBotHttpServer, type BotHttpServer } from "./http/httpServer.js";
 import { createInteractionsEndpoint } from "./http/interactionsEndpoint.js";
 import { createMemoryReplayGuard, type ReplayGuard } from "./http/replayGuard.js";
@@ -67,9 +72,20 @@ export interface BotOptions {
   metricsSources?: MetricsSources;
   /** Whether the stores answer, for `GET /readyz` (absent: not checked). */
   storesAnswer?: () => Promise<boolean>;
+  /** Whether GITHUB_API_URL and GITHUB_GRAPHQL_URL lead to GitHub, for `GET /readyz` (absent: not checked). */
+  githubAnswers?: () => Promise<boolean>;
   /** HTTP mode: where requests already taken are remembered (default: this process's memory). */
   replayGuard?: ReplayGuard;
+  /**
+   * Gateway mode: a shard closed with a code Discord will not resume (4004, 4010-4014), after
+   * start. The bot serves nothing more on that shard: the entry point stops the process non-zero.
+   */
+  onFatalClose?: (close: FatalClose) => void;
 }
+
+/** The sentence for a token Discord refuses at start (`TokenInvalid`: 401 on `GET /gateway/bot`). */
+export const REFUSED_DISCORD_TOKEN =
+  "Discord refused DISCORD_TOKEN (401 Unauthorized): it is wrong, or was reset in the developer portal (Bot > Reset Token); set the current one";
 
 /**
  * Creates the bot: the interaction core and its transport. With a public key, Discord POSTs
@@ -98,6 +114,10 @@ export function createBot(options: BotOptions): Bot {
           shards: options.shards ?? { ids: undefined, count: undefined },
           logger,
           onInteraction: (interaction) => void core.handle(interaction, restResponder(rest, interaction)),
+          onFatalClose: (close) => {
+            if (starting) starting.fail(close);
+            else options.onFatalClose?.(close);
+          },
         })
       : null;
   const rest: DiscordRest = {
@@ -114,6 +134,8 @@ export function createBot(options: BotOptions): Bot {
     });
   }
   let serving = false;
+  /** While `start` waits for READY: a fatal close ends the wait (it would never come). */
+  let starting: { fail(close: FatalClose): void } | null = null;
   const shards = (): Array<{ id: number; ready: boolean; pingMs: number }> =>
     client
       ? client.ws.shards.map((shard) => ({
@@ -123,13 +145,17 @@ export function createBot(options: BotOptions): Bot {
         }))
       : [];
   options.metrics?.setSources({ ...options.metricsSources, shards });
-  /** `GET /readyz`: the gateway's shards ready (or the HTTP endpoint serving) and the stores answering. */
+  /**
+   * `GET /readyz`: the gateway's shards ready (or the HTTP endpoint serving), the stores answering,
+   * and the GitHub URLs leading to GitHub.
+   */
   const readiness = async (): Promise<Record<string, boolean>> => {
     const checks: Record<string, boolean> = {};
     if (client)
       checks.gateway = client.isReady() && shards().length > 0 && shards().every((shard) => shard.ready);
     else checks.interactions = serving;
     if (options.storesAnswer) checks.stores = await options.storesAnswer();
+    if (options.githubAnswers) checks.github = await options.githubAnswers();
     return checks;
   };
   const interactions = options.publicKey
@@ -171,6 +197,15 @@ export function createBot(options: BotOptions): Bot {
       return metricsServer?.url ?? null;
     },
     async start() {
+      if (!client) {
+        // HTTP mode calls Discord only to answer: one read of the bot's own user checks
+        // DISCORD_TOKEN now, so a wrong one stops the start instead of failing every answer.
+        await rest.bot.get(Routes.user()).catch((error: unknown) => {
+          if ((error as { status?: unknown }).status === 401)
+            throw new Error(REFUSED_DISCORD_TOKEN, { cause: error });
+          logger.warn({ err: error }, "could not check DISCORD_TOKEN with Discord at start");
+        });
+      }
       if (metricsServer) {
         const port = await metricsServer.listen(metricsPort ?? 0, options.httpHost);
         logger.info({ port }, "metrics, health and readiness listening");
@@ -181,9 +216,35 @@ export function createBot(options: BotOptions): Bot {
         logger.info({ port, transport }, "interactions endpoint listening");
       }
       if (client) {
-        const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
-        await client.login(options.token);
-        await ready;
+        let closedForGood: { code: number; meaning: string } | undefined;
+        const ready = new Promise<void>((resolve, reject) => {
+          starting = {
+            fail: (close) => {
+              closedForGood = close;
+              reject(new Error(`gateway closed with ${close.code}, ${close.meaning}`));
+            },
+          };
+          client.once(Events.ClientReady, () => resolve());
+        });
+        // A close while login is still under way rejects before `ready` is awaited.
+        ready.catch(() => undefined);
+        try {
+          await client.login(options.token).catch((error: unknown) => {
+            throw (error as { code?: unknown }).code === "TokenInvalid"
+              ? new Error(REFUSED_DISCORD_TOKEN, { cause: error })
+              : error;
+          });
+          await ready;
+        } catch (error) {
+          await client.destroy();
+          // A close Discord will not resume can fail the login itself, before it is reported.
+          const close = closedForGood ?? fatalCloseOfLoginError(error);
+          if (close && error instanceof Error && !error.message.startsWith("gateway closed"))
+            throw new Error(`gateway closed with ${close.code}, ${close.meaning}`, { cause: error });
+          throw error;
+        } finally {
+          starting = null;
+        }
         logger.info(
           {
             user: client.user?.tag,

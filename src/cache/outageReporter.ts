@@ -2,7 +2,7 @@ import type { Logger } from "../logger.js";
 
 /** Reports store failures to the log without flooding it. */
 export interface OutageReporter {
-  /** Records one failure; logs a warning unless one was logged less than a window ago. */
+  /** Records one failure; logs a warning when it begins an outage (and the store is not flapping). */
   failure(operation: string, error: unknown): void;
   /** Records a success: after an outage, logs once that the store answers again. */
   recovered(): void;
@@ -23,8 +23,10 @@ export function describeStoreError(error: unknown): { name: string; message: str
 
 /**
  * Creates the outage reporter of one store (one Redis connection, one SQLite file). During an
- * outage every command would otherwise log the same failure; this logs at most one warning per
- * `windowMs` and counts the failures it kept quiet, so the log still says how bad it was.
+ * outage every command would otherwise log the same failure; this logs one warning when an outage
+ * begins and one line when the store answers again, with the number of failures it kept quiet in
+ * between. A flapping store (an outage beginning within `windowMs` of the last warning) adds no
+ * new warning: its failures are counted into the next line.
  */
 export function createOutageReporter(options: {
   logger: Logger;
@@ -41,12 +43,14 @@ export function createOutageReporter(options: {
   let failing = false;
   return {
     failure(operation, error) {
-      failing = true;
       const at = now();
-      if (lastWarnAt !== undefined && at - lastWarnAt < windowMs) {
+      const flapping = lastWarnAt !== undefined && at - lastWarnAt < windowMs;
+      if (failing || flapping) {
+        failing = true;
         suppressed += 1;
         return;
       }
+      failing = true;
       options.logger.warn(
         { store: options.store, operation, cause: describeStoreError(error), suppressed },
         "store unavailable: reads count as misses until it answers again",
@@ -58,11 +62,12 @@ export function createOutageReporter(options: {
       if (!failing) return;
       failing = false;
       // A flapping store alternates failures and successes: the recovery line is rate-limited too,
-      // and the warning window is not reset, so flapping still logs once per window.
+      // and what it kept quiet is counted into the next line.
       const at = now();
       if (lastRecoveredAt !== undefined && at - lastRecoveredAt < windowMs) return;
       lastRecoveredAt = at;
       options.logger.info({ store: options.store, suppressed }, "store answers again");
+      suppressed = 0;
     },
   };
 }

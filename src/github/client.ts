@@ -234,7 +234,7 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
     repositories: (token, args) =>
       run("OwnerRepositories", token, (credentials) => fetchRepositories(deps, credentials, args)),
     contributors: (token, args) =>
-      run("contributors", token, (credentials) => fetchContributors(deps, credentials, args)),
+      run("Contributors", token, (credentials) => fetchContributors(deps, credentials, args)),
     issueOrPullRequest: (token, args) =>
       run("IssueOrPullRequest", token, (credentials) => fetchIssueOrPullRequest(deps, credentials, args)),
     commit: (token, args) => run("Commit", token, (credentials) => fetchCommit(deps, credentials, args)),

@@ -8,7 +8,11 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom
  */
 export interface BotMetrics {
   readonly registry: Registry;
-  /** Interactions handled, by kind (command, component, autocomplete, modal), command and outcome. */
+  /**
+   * Interactions handled, by kind (command, component, autocomplete, modal), command and outcome:
+   * `answered`, `user_error` (the asker's to fix: no such repository, a bad option), `error` (the
+   * bot's own failure, with an error id in the log), `busy`, `expired`.
+   */
   readonly interactions: Counter<"kind" | "command" | "outcome">;
   /** From the interaction's creation (its snowflake) to the first response Discord took. */
   readonly firstResponse: Histogram<"kind">;
@@ -16,7 +20,7 @@ export interface BotMetrics {
   readonly finalAnswer: Histogram<"command">;
   /** Answer cache lookups, by kind of answer (`blame`, `refs`...) and result (`hit`, `miss`). */
   readonly cacheLookups: Counter<"kind" | "result">;
-  /** Upstream GitHub calls, by operation (`Blame`, `contributors`...) and status (`ok` or an error code). */
+  /** Upstream GitHub calls, by operation (`Blame`, `Contributors`...) and status (`ok` or an error code). */
   readonly githubCalls: Counter<"operation" | "status">;
   /** Discord REST 429s seen by the bot, by whether the limit was global. */
   readonly discordRateLimited: Counter<"global">;

@@ -5,6 +5,7 @@ import type { Config } from "../config.js";
 import { createLogger } from "../logger.js";
 import { describeInvoker, type Invoker } from "./chatSession.js";
 import { DEMO_TOKEN } from "./github/index.js";
+import { githubSchemaInstalled } from "./github/schema.js";
 import { startSandboxWorld, type SandboxWorld } from "./harness.js";
 import { runCommands } from "./oneShot.js";
 import { runTerminalChat, type ChatOutput } from "./terminalChat.js";
@@ -35,6 +36,14 @@ export function sandboxBanner(world: SandboxWorld, logFile: string, invoker: Inv
     "Type /help for the commands, /demo for what the demo world holds, /history for messages to",
     "right-click (/menu Blame lines 1), /quit to leave.",
   ].join("\n");
+}
+
+/**
+ * Whether the sandbox can run here: the local GitHub needs a development dependency (GitHub's
+ * schema) that a production install leaves out, and finds out only once the first query comes.
+ */
+export function sandboxInstalled(): boolean {
+  return githubSchemaInstalled();
 }
 
 export interface SandboxChatOptions {

@@ -104,7 +104,8 @@ export function createTokenResolver(options: {
       // Whether another process cleared this token cannot be told now: it is not used.
       known.delete(guildId);
       if (defaultToken) {
-        options.logger?.warn({ guildId }, "token versions unavailable: using the default token for now");
+        // Per request, so debug: the store's outage reporter warned once when the outage began.
+        options.logger?.debug({ guildId }, "token versions unavailable: using the default token for now");
         return null;
       }
       throw new TokenStoreUnavailableError("read");
@@ -116,12 +117,13 @@ export function createTokenResolver(options: {
       if (known.size > 10_000) known.delete(known.keys().next().value as string);
       return stored?.token ?? null;
     } catch (error) {
+      // Per request, so debug: the store's outage reporter warned once when the outage began.
       if (current) {
-        options.logger?.warn({ guildId }, "token store unavailable: using the server token read last");
+        options.logger?.debug({ guildId }, "token store unavailable: using the server token read last");
         return current.token;
       }
       if (defaultToken && error instanceof TokenStoreUnavailableError) {
-        options.logger?.warn({ guildId }, "token store unavailable: using the default token for now");
+        options.logger?.debug({ guildId }, "token store unavailable: using the default token for now");
         return null;
       }
       throw error;
@@ -135,7 +137,7 @@ export function createTokenResolver(options: {
       return await options.userTokens.tokenFor(userId);
     } catch (error) {
       if (!(error instanceof TokenStoreUnavailableError)) throw error;
-      options.logger?.warn(
+      options.logger?.debug(
         { userId },
         "user vault unavailable: using the server's or the default token for now",
       );

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { DurableStore } from "../cache/guardedStore.js";
+import { StoreUnavailableError, type DurableStore } from "../cache/guardedStore.js";
 import { UserFacingError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import {
@@ -145,6 +145,23 @@ export interface TokenVaultOptions {
 }
 
 /**
+ * Logs a vault's failed store operation. A store that is down (StoreUnavailableError) was already
+ * reported by the store's own outage reporter, once when the outage began and once when it ended:
+ * repeating it at error with a stack on every command buried the log, so it is a debug line here.
+ * Anything else is unexpected, and an error.
+ */
+export function logStoreFailure(
+  logger: Logger,
+  fields: Record<string, unknown>,
+  message: string,
+  error: unknown,
+): void {
+  if (error instanceof StoreUnavailableError)
+    logger.debug({ ...fields, store: error.store, operation: error.operation }, message);
+  else logger.error({ ...fields, err: error }, message);
+}
+
+/**
  * Creates the vault of server tokens: AES-256-GCM, a fresh 12-byte IV per record, the record bound
  * to its server by the associated data. Records of the previous key are re-encrypted with the
  * current key when read. Nothing here ever logs or returns a token except {@link TokenVault.get}.
@@ -159,7 +176,7 @@ export function createTokenVault(options: TokenVaultOptions): TokenVault {
     try {
       return await store.get(guildId);
     } catch (error) {
-      logger.error({ guildId, err: error }, "token vault: store read failed");
+      logStoreFailure(logger, { guildId }, "token vault: store read failed", error);
       throw new TokenStoreUnavailableError("read", { cause: error });
     }
   };
@@ -168,7 +185,7 @@ export function createTokenVault(options: TokenVaultOptions): TokenVault {
     try {
       await store.set(guildId, record);
     } catch (error) {
-      logger.error({ guildId, err: error }, "token vault: store write failed");
+      logStoreFailure(logger, { guildId }, "token vault: store write failed", error);
       throw new TokenStoreUnavailableError("write", { cause: error });
     }
   };
@@ -230,7 +247,7 @@ export function createTokenVault(options: TokenVaultOptions): TokenVault {
       try {
         existed = await store.delete(guildId);
       } catch (error) {
-        logger.error({ guildId, err: error }, "token vault: store delete failed");
+        logStoreFailure(logger, { guildId }, "token vault: store delete failed", error);
         throw new TokenStoreUnavailableError("write", { cause: error });
       }
       logger.info({ guildId, existed }, "token vault: server token cleared");

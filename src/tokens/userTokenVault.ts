@@ -10,7 +10,7 @@ import {
   unseal,
   type SealingKey,
 } from "./sealing.js";
-import { TokenStoreUnavailableError } from "./tokenVault.js";
+import { TokenStoreUnavailableError, logStoreFailure } from "./tokenVault.js";
 
 /** A person's GitHub sign-in (`/login`), as the vault gives it back. Never log `token` or `refreshToken`. */
 export interface UserSession {
@@ -140,7 +140,7 @@ export function createUserTokenVault(options: {
     try {
       await store.set(userId, record);
     } catch (error) {
-      logger.error({ userId, err: error }, "user vault: store write failed");
+      logStoreFailure(logger, { userId }, "user vault: store write failed", error);
       throw new TokenStoreUnavailableError("write", { cause: error }, "user");
     }
   };
@@ -159,7 +159,7 @@ export function createUserTokenVault(options: {
       try {
         raw = await store.get(userId);
       } catch (error) {
-        logger.error({ userId, err: error }, "user vault: store read failed");
+        logStoreFailure(logger, { userId }, "user vault: store read failed", error);
         throw new TokenStoreUnavailableError("read", { cause: error }, "user");
       }
       if (raw === undefined || raw === null) return null;
@@ -205,7 +205,7 @@ export function createUserTokenVault(options: {
       try {
         return await store.delete(userId);
       } catch (error) {
-        logger.error({ userId, err: error }, "user vault: store delete failed");
+        logStoreFailure(logger, { userId }, "user vault: store delete failed", error);
         throw new TokenStoreUnavailableError("write", { cause: error }, "user");
       }
     },

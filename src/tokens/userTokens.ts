@@ -152,7 +152,8 @@ export function createUserTokens(options: {
     } catch (error) {
       // A store outage makes answers slower, never fails a command: keep what was read last.
       if (known && error instanceof TokenStoreUnavailableError) {
-        logger.warn({ userId }, "user vault unavailable: using the sign-in read last");
+        // Debug: the store's outage reporter warned once when the outage began.
+        logger.debug({ userId }, "user vault unavailable: using the sign-in read last");
         return known.session;
       }
       throw error;

@@ -1,14 +1,26 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commandDefinitions, loadCommands } from "../../src/bot/loadCommands.js";
 import { startDiscordStandIn, type DiscordStandIn } from "../../src/sandbox/discord/index.js";
 import { DEMO_TOKEN, startGitHubStandIn, type GitHubStandIn } from "../../src/sandbox/github/index.js";
 import { transcriptOf } from "../../src/sandbox/transcript.js";
+import { SANDBOX_NEEDS_DEVELOPMENT_INSTALL } from "../../src/startWarnings.js";
+import { imageEnvironment, parseEnvFile } from "../deploy/replay.js";
 
 /**
  * What can be checked of the container without a Docker daemon (none runs here): the Dockerfile's
@@ -16,9 +28,9 @@ import { transcriptOf } from "../../src/sandbox/transcript.js";
  * production environment as its CMD starts it, answering through both stand-ins, and compose.yaml.
  * Not checked: the image itself (the base images, apt, tini, the non-root user, the HEALTHCHECK
  * running): README says so. Two steps are replaced, and say how: `npm ci` by a link to this
- * checkout's node_modules (a fresh install takes minutes), and `npm prune --omit=dev` by a check that
- * the production entry point's static imports need no dev dependency (pruning the shared
- * node_modules would break this checkout).
+ * checkout's node_modules (a fresh install takes minutes), and `npm prune --omit=dev` by a
+ * node_modules of links to the packages package-lock.json does not mark `dev` (what the prune
+ * keeps; pruning the shared node_modules would break this checkout).
  */
 const ROOT = resolve(new URL("../../", import.meta.url).pathname);
 const require = createRequire(import.meta.url);
@@ -53,6 +65,23 @@ interface Instruction {
   stage: string;
   keyword: string;
   args: string;
+}
+
+/**
+ * `npm prune --omit=dev` replayed into `target`: a link to each top-level package the lockfile does
+ * not mark `dev` (their own nested node_modules come with them).
+ */
+function prunedNodeModules(target: string): void {
+  const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as {
+    packages: Record<string, { dev?: boolean }>;
+  };
+  mkdirSync(target);
+  for (const [path, entry] of Object.entries(lock.packages)) {
+    const name = path.replace(/^node_modules\//, "");
+    if (!path.startsWith("node_modules/") || name.includes("node_modules/") || entry.dev) continue;
+    mkdirSync(dirname(join(target, name)), { recursive: true });
+    symlinkSync(join(ROOT, path), join(target, name));
+  }
 }
 
 /** The Dockerfile's instructions (continuation lines joined, comments dropped), with their stage. */
@@ -134,7 +163,7 @@ describe("the container, replayed without Docker", () => {
       const [, from, to] = args.split(/\s+/) as [string, string, string];
       const source = join(copy, from.replace(/^\/app\/?/, ""));
       const target = join(image, to);
-      if (from.endsWith("node_modules")) symlinkSync(join(ROOT, "node_modules"), target);
+      if (from.endsWith("node_modules")) prunedNodeModules(target);
       else
         cpSync(source, to.endsWith("/") ? join(target, from.split("/").pop()!) : target, { recursive: true });
     }
@@ -157,7 +186,8 @@ describe("the container, replayed without Docker", () => {
     expect(run.some((i) => i.keyword === "HEALTHCHECK" && i.args.includes("/healthz"))).toBe(true);
     expect(run.find((i) => i.keyword === "STOPSIGNAL")?.args).toBe("SIGTERM");
     expect(run.some((i) => i.keyword === "VOLUME" && i.args.includes("/data"))).toBe(true);
-    expect(instructions.find((i) => i.keyword === "FROM")?.args).toMatch(/^node:20-/);
+    // Node 20 reached its end of life on 2026-04-30 (test/deploy checks the line against engines).
+    expect(instructions.find((i) => i.keyword === "FROM")?.args).toMatch(/^node:24-/);
     expect(built).toBe(true);
   });
 
@@ -201,24 +231,33 @@ describe("the container, replayed without Docker", () => {
       if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     });
 
-    it("reaches /readyz with the production environment, answers through both stand-ins, and drains on SIGTERM", async () => {
+    it("reaches /readyz with the image's environment and .env.example as its env file, answers through both stand-ins, and drains on SIGTERM", async () => {
       const port = await freePort();
       // The CMD, in the run stage's folder: package.json, node_modules and dist only.
       expect(readdirSync(image).sort()).toEqual(["dist", "node_modules", "package.json"]);
+      // `docker run --env-file .env`: the image's ENV, then .env.example as an operator fills it in
+      // (the token, the key, and here the stand-ins' URLs), every other line as it is.
+      const filled: Record<string, string> = {
+        DISCORD_TOKEN: discord.botToken,
+        DISCORD_API_URL: discord.apiUrl,
+        GITHUB_TOKEN: DEMO_TOKEN,
+        GITHUB_API_URL: github.restUrl,
+        TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString("base64"),
+        LOG_LEVEL: "warn",
+      };
+      const envFile = readFileSync(join(ROOT, ".env.example"), "utf8").replace(
+        /^([A-Z_]+)=.*$/gm,
+        (line, name: string) => (name in filled ? `${name}=${filled[name]}` : line),
+      );
+      const environment = new Map([...imageEnvironment("run"), ...parseEnvFile(envFile)]);
+      // The example leaves the image its folder and its port; `-v` and `-p` put them here.
+      expect(environment.get("DATA_DIR")).toBe("/data");
+      expect(environment.get("HTTP_PORT")).toBe("8080");
+      environment.set("DATA_DIR", dataDir);
+      environment.set("HTTP_PORT", String(port));
       const bot: ChildProcess = spawn("node", ["dist/src/index.js"], {
         cwd: image,
-        env: {
-          PATH: process.env.PATH ?? "",
-          NODE_ENV: "production",
-          HTTP_PORT: String(port),
-          DATA_DIR: dataDir,
-          DISCORD_TOKEN: discord.botToken,
-          DISCORD_API_URL: discord.apiUrl,
-          GITHUB_TOKEN: DEMO_TOKEN,
-          GITHUB_API_URL: github.restUrl,
-          TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString("base64"),
-          LOG_LEVEL: "warn",
-        },
+        env: { PATH: process.env.PATH ?? "", ...Object.fromEntries(environment) },
         stdio: ["ignore", "pipe", "pipe"],
       });
       let stderr = "";
@@ -252,19 +291,43 @@ describe("the container, replayed without Docker", () => {
     });
   });
 
+  it("says in one line, in the pruned install on a terminal without DISCORD_TOKEN, that the sandbox needs the development install", () => {
+    expect(existsSync(join(image, "node_modules", "@octokit", "graphql-schema"))).toBe(false);
+    expect(existsSync(join(image, "node_modules", "discord.js"))).toBe(true);
+    // `script` gives node a terminal, where a start without a token means the sandbox.
+    const result = spawnSync("script", ["-qec", "node dist/src/index.js", "/dev/null"], {
+      cwd: image,
+      env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", HOME: image },
+      stdio: ["ignore", "pipe", "pipe"],
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    const lines = stripVTControlCharacters(`${result.stdout}${result.stderr}`)
+      .split(/\r?\n/)
+      .filter((line) => line.trim() !== "");
+    expect(lines).toEqual([SANDBOX_NEEDS_DEVELOPMENT_INSTALL]);
+    expect(result.status).toBe(1);
+  });
+
   it("has a compose file with Redis persisting and the bot in both modes, naming only SPEC section 5's variables", () => {
     const yaml = require("js-yaml") as { load(text: string): unknown };
     const compose = yaml.load(readFileSync(join(ROOT, "compose.yaml"), "utf8")) as {
       services: Record<
         string,
-        { command?: string[]; profiles?: string[]; environment?: Record<string, string> }
+        {
+          command?: string[];
+          profiles?: string[];
+          env_file?: string;
+          environment?: Record<string, string>;
+        }
       >;
     };
     expect(compose.services.redis?.command?.join(" ")).toContain("--appendonly yes");
     expect(compose.services["bot-gateway"]?.profiles).toEqual(["gateway"]);
     expect(compose.services["bot-http"]?.profiles).toEqual(["http"]);
-    expect(compose.services["bot-http"]?.environment).toHaveProperty("DISCORD_PUBLIC_KEY");
-    expect(compose.services["bot-gateway"]?.environment).not.toHaveProperty("DISCORD_PUBLIC_KEY");
+    // Both bots take every variable from .env (env_file; test/deploy replays it for each profile).
+    expect(compose.services["bot-http"]?.env_file).toBe(".env");
+    expect(compose.services["bot-gateway"]?.env_file).toBe(".env");
     const named = new Set<string>();
     for (const service of Object.values(compose.services)) {
       for (const [name, value] of Object.entries(service.environment ?? {})) {

@@ -68,7 +68,11 @@ describe("health, readiness and metrics", () => {
     expect(text).toMatch(
       /reposcout_interactions_total\{[^}]*kind="command"[^}]*command="blame"[^}]*outcome="answered"[^}]*\} 2/,
     );
-    expect(text).toMatch(/reposcout_interactions_total\{[^}]*command="blame"[^}]*outcome="error"[^}]*\} 1/);
+    // A repository that does not exist is the asker's to fix, not a failure of the bot's own.
+    expect(text).toMatch(
+      /reposcout_interactions_total\{[^}]*command="blame"[^}]*outcome="user_error"[^}]*\} 1/,
+    );
+    expect(text).not.toMatch(/reposcout_interactions_total\{[^}]*command="blame"[^}]*outcome="error"/);
     expect(text).toMatch(/reposcout_first_response_seconds_count\{[^}]*kind="command"[^}]*\} [4-9]/);
     expect(text).toMatch(
       /reposcout_final_answer_seconds_bucket\{[^}]*le="\+Inf"[^}]*command="blame"[^}]*\} 3/,
@@ -93,6 +97,32 @@ describe("health, readiness and metrics", () => {
       world.discord.channels.text,
     ];
     for (const secret of secrets) expect(text).not.toContain(secret);
+  });
+
+  it("counts a failure of the bot's own as outcome error, apart from the asker's mistakes", async () => {
+    const scout = world.running.services.scout;
+    const original = scout.viewer;
+    scout.viewer = async () => {
+      throw new Error("a bug deep inside");
+    };
+    try {
+      await world.run({ kind: "slash", name: "whoami" });
+    } finally {
+      scout.viewer = original;
+    }
+    const { text } = await get(world, "/metrics");
+    expect(text).toMatch(/reposcout_interactions_total\{[^}]*command="whoami"[^}]*outcome="error"[^}]*\} 1/);
+    expect(text).not.toMatch(/reposcout_interactions_total\{[^}]*command="whoami"[^}]*outcome="user_error"/);
+  });
+
+  it("names GitHub operations in one style, as their GraphQL operations are named", async () => {
+    await world.run({ kind: "slash", name: "contributors", options: { repo: "demo/widgets" } });
+    const { text } = await get(world, "/metrics");
+    const operations = [...text.matchAll(/reposcout_github_calls_total\{[^}]*operation="([^"]+)"/g)].map(
+      (match) => match[1]!,
+    );
+    expect(operations).toContain("Contributors");
+    for (const operation of operations) expect(operation).toMatch(/^[A-Z][A-Za-z]+$/);
   });
 
   it("labels an interaction for a command nobody registered 'other', whatever its name", async () => {

@@ -32,7 +32,7 @@ describe("logging", () => {
     expect(requests[1]).toMatchObject({
       level: 20,
       component: "github",
-      operation: "contributors",
+      operation: "Contributors",
       status: 404,
       attempt: 2,
     });
@@ -50,7 +50,7 @@ describe("logging", () => {
       level: 20,
       msg: "github answered with a user-facing error",
       repo: "demo/widgets",
-      github: { operation: "contributors", status: 404 },
+      github: { operation: "Contributors", status: 404 },
     });
     expect(failure).not.toHaveProperty("err");
 

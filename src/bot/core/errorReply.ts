@@ -104,7 +104,7 @@ export async function replyWithError(
   situation: ErrorSituation,
   component = false,
 ): Promise<void> {
-  reply.outcome = isUserFacingError(error) && error.code === "busy" ? "busy" : "error";
+  reply.outcome = !isUserFacingError(error) ? "error" : error.code === "busy" ? "busy" : "user_error";
   if (isGoneInteraction(error)) {
     // The interaction is gone (its first response came too late, or it was answered elsewhere).
     noteExpired(reply, error, logger);

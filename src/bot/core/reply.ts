@@ -30,10 +30,12 @@ export class InteractionReply {
   private deferralKind: Deferral = null;
   private repliedAlready = false;
   /**
-   * How the interaction ended when it did not end with its answer: an error reply (`error`), the
-   * bot too busy to take it (`busy`), or Discord no longer taking a response (`expired`). Metrics.
+   * How the interaction ended when it did not end with its answer: an error the asker can act on
+   * (`user_error`: no such repository, a bad option, GitHub refusing), a failure of the bot's own
+   * (`error`: what an operator's alert fires on), the bot too busy to take it (`busy`), or Discord
+   * no longer taking a response (`expired`). Metrics.
    */
-  outcome: "error" | "busy" | "expired" | undefined;
+  outcome: "user_error" | "error" | "busy" | "expired" | undefined;
   /**
    * Follow-ups Discord takes for this interaction: 5 where only a user install serves it
    * (DISCORD-FACTS, "Installation contexts"), else no limit the bot could reach.

@@ -52,6 +52,53 @@ export const GATEWAY_CACHE_LIMITS = {
 } as const;
 
 /**
+ * What each close code Discord will not resume means to an operator (DISCORD-FACTS "Gateway close
+ * codes"), naming the setting to look at. discord.js does not reconnect after these: a process
+ * that stays up after one serves nothing while its `/healthz` says it is alive.
+ */
+const FATAL_CLOSES: Readonly<Record<number, string>> = {
+  4004: "authentication failed: Discord refused DISCORD_TOKEN (it is wrong, or was reset in the developer portal: set the current one)",
+  4010: "invalid shard: a shard id of DISCORD_SHARDS is not valid for DISCORD_SHARD_COUNT",
+  4011: "sharding required: the bot is in too many servers for one shard; set DISCORD_SHARD_COUNT (or leave DISCORD_SHARDS and DISCORD_SHARD_COUNT unset: Discord's recommended count)",
+  4012: "invalid API version: this discord.js asks for a gateway version Discord no longer serves; update RepoScout",
+  4013: "invalid intents: the intents the bot asks for are not valid",
+  4014: "disallowed intents: the bot asks for a privileged intent the developer portal does not grant (Bot > Privileged Gateway Intents: enable it, or unset DISCORD_MESSAGE_CONTENT)",
+};
+
+/** The meaning of a gateway close code Discord will not resume, or undefined for one it will. */
+export function fatalCloseMeaning(code: number): string | undefined {
+  return FATAL_CLOSES[code];
+}
+
+/**
+ * The errors @discordjs/ws rejects a login with when Discord closes the first connection for good
+ * (its WebSocketShard's close handling), by the close code: during start, the login fails with one
+ * of these before discord.js reports the shard's close.
+ */
+const LOGIN_CLOSE_ERRORS: Readonly<Record<string, number>> = {
+  "Authentication failed": 4004,
+  "Invalid shard": 4010,
+  "Sharding is required": 4011,
+  "Used an invalid API version": 4012,
+  "Used invalid intents": 4013,
+  "Used disallowed intents": 4014,
+};
+
+/** The close behind a failed login (see LOGIN_CLOSE_ERRORS), with its meaning, or undefined. */
+export function fatalCloseOfLoginError(error: unknown): { code: number; meaning: string } | undefined {
+  const code = error instanceof Error ? LOGIN_CLOSE_ERRORS[error.message] : undefined;
+  const meaning = code === undefined ? undefined : fatalCloseMeaning(code);
+  return code === undefined || meaning === undefined ? undefined : { code, meaning };
+}
+
+/** A shard closed for good: the code and what it means (see {@link fatalCloseMeaning}). */
+export interface FatalClose {
+  shardId: number;
+  code: number;
+  meaning: string;
+}
+
+/**
  * The discord.js client of the gateway transport. It asks for no intent at all: interactions reach
  * every bot whatever its intents (DISCORD-FACTS), and everything the bot needs of a server or a
  * channel comes in the interaction itself (`app_permissions`, the partial channel, the member). So
@@ -64,6 +111,8 @@ export function createGatewayClient(options: {
   shards: ShardSelection;
   logger: Logger;
   onInteraction: (interaction: APIInteraction, shardId: number) => void;
+  /** A shard closed with a code Discord will not resume (logged here at fatal first). */
+  onFatalClose?: (close: FatalClose) => void;
 }): Client {
   const { logger } = options;
   const client = new Client({
@@ -88,7 +137,17 @@ export function createGatewayClient(options: {
     client.guilds.cache.clear();
     logger.info({ shardId }, "gateway shard ready");
   });
-  client.on(Events.ShardDisconnect, (_event, shardId) => logger.warn({ shardId }, "gateway disconnected"));
+  // discord.js emits this only for the closes it will not reconnect after (the others reconnect
+  // and resume on their own).
+  client.on(Events.ShardDisconnect, (event, shardId) => {
+    const meaning = fatalCloseMeaning(event.code);
+    if (meaning === undefined) {
+      logger.warn({ shardId, code: event.code }, "gateway disconnected");
+      return;
+    }
+    logger.fatal({ shardId, code: event.code }, `gateway closed with ${event.code}, ${meaning}`);
+    options.onFatalClose?.({ shardId, code: event.code, meaning });
+  });
   client.on(Events.ShardResume, (shardId) => logger.info({ shardId }, "gateway resumed"));
   return client;
 }

@@ -24,6 +24,12 @@ export const MAX_BODY_BYTES = 256 * 1024;
 export const MAX_BODIES_READING = 128;
 /** A signed request older (or further ahead) than this is refused as stale. */
 export const MAX_AGE_SECONDS = 5 * 60;
+/**
+ * Requests in a row carrying Discord's signature headers whose signature does not verify, with none
+ * verified in between, before a warning: Discord's own check of a new endpoint URL sends one or two
+ * on purpose, a wrong DISCORD_PUBLIC_KEY makes every request one.
+ */
+export const REFUSED_SIGNATURES_BEFORE_WARNING = 5;
 /** `X-Signature-Ed25519`: 64 bytes in hex. */
 const SIGNATURE_HEADER = /^[0-9a-f]{128}$/i;
 /** `X-Signature-Timestamp`: Unix seconds. */
@@ -74,6 +80,8 @@ export function createInteractionsEndpoint(options: InteractionsEndpointOptions)
     answer(reply, status, { error: reason }, close);
   };
 
+  /** Signed-looking requests refused in a row since one last verified (see the constant). */
+  let refusedInARow = 0;
   let reading = 0;
 
   return async (request: IncomingMessage, reply: ServerResponse): Promise<void> => {
@@ -103,7 +111,17 @@ export function createInteractionsEndpoint(options: InteractionsEndpointOptions)
       return;
     }
     if (body === "tooLarge") return refuse(reply, 413, "the body is too large", true);
-    if (!verify(timestamp, body, signature)) return refuse(reply, 401, "invalid request signature");
+    if (!verify(timestamp, body, signature)) {
+      // Only requests shaped as Discord's get here (a scanner's fail the header checks above).
+      if (++refusedInARow === REFUSED_SIGNATURES_BEFORE_WARNING) {
+        logger.warn(
+          { refused: refusedInARow },
+          "requests in a row were refused for their signature and none verified since: if Discord sent them, DISCORD_PUBLIC_KEY is not this application's public key (developer portal > General Information)",
+        );
+      }
+      return refuse(reply, 401, "invalid request signature");
+    }
+    refusedInARow = 0;
     let interaction: APIInteraction;
     try {
       interaction = JSON.parse(body.toString("utf8")) as APIInteraction;

@@ -45,12 +45,12 @@ export async function fetchContributors(
     const items = entry ? contributorsBodySchema.safeParse(entry.body) : undefined;
     if (entry && items?.success) stored = { entry, items: items.data };
   } catch (error) {
-    deps.logger.warn({ err: error, operation: "contributors" }, "conditional store read failed");
+    deps.logger.warn({ err: error, operation: "Contributors" }, "conditional store read failed");
   }
 
   const { exchange, ctx } = await deps.rest.get({
     ...credentials,
-    operation: "contributors",
+    operation: "Contributors",
     url,
     variables: { owner: repo.owner, repo: repo.name, page, perPage },
     ...(stored ? { ifNoneMatch: stored.entry.etag } : {}),
@@ -71,7 +71,7 @@ export async function fetchContributors(
     try {
       await deps.conditionalStore.set(storeId, { etag, body, link });
     } catch (error) {
-      deps.logger.warn({ err: error, operation: "contributors" }, "conditional store write failed");
+      deps.logger.warn({ err: error, operation: "Contributors" }, "conditional store write failed");
     }
   }
   return toContributorsPage(parsed.data, page, perPage, link);

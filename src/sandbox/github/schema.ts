@@ -23,6 +23,18 @@ function packageEntry(): URL {
   }
 }
 
+/**
+ * Whether GitHub's schema package is installed: it is a development dependency, absent from a
+ * production install (`npm ci --omit=dev`, the image), and the local GitHub cannot answer without it.
+ */
+export function githubSchemaInstalled(): boolean {
+  try {
+    return existsSync(fileURLToPath(new URL("./schema.graphql", packageEntry())));
+  } catch {
+    return false;
+  }
+}
+
 function load(): { schema: GraphQLSchema; sdl: string } {
   if (cached) return cached;
   // The package does not export the SDL file; it sits next to the entry point.

@@ -128,6 +128,7 @@ type Route =
   | { api: "graphql" }
   | { api: "web"; endpoint: "deviceCode" | "accessToken" | "devicePage" | "page" }
   | { api: "rest"; prefix: string; revokeClientId: string }
+  | { api: "rest"; prefix: string; rateLimit: true }
   | {
       api: "rest";
       prefix: string;
@@ -155,6 +156,7 @@ function matchRoute(pathname: string): Route {
     return { api: "web", endpoint: "devicePage" };
   const prefix = pathname.startsWith("/api/v3/") || pathname === "/api/v3" ? "/api/v3" : "";
   const rest = pathname.slice(prefix.length);
+  if (rest === "/rate_limit") return { api: "rest", prefix, rateLimit: true };
   const revoke = /^\/applications\/([^/]+)\/token$/.exec(rest);
   if (revoke) return { api: "rest", prefix, revokeClientId: decode(revoke[1] ?? "") };
   let match = /^\/repos\/([^/]+)\/([^/]+)\/contributors\/?$/.exec(rest);
@@ -445,6 +447,8 @@ class StandInServer implements GitHubStandIn {
     } else if (route.api === "web") this.#web(route.endpoint, method, url, request, raw, send);
     else if (route.api === "rest" && "revokeClientId" in route) {
       this.#revoke(route.revokeClientId, method, auth, raw, send);
+    } else if (route.api === "rest" && "rateLimit" in route) {
+      this.#rateLimit(method, caller, anonymousKey, sendJson);
     } else if (route.api === "graphql")
       await this.#graphql(method, request, raw, caller, anonymousKey, log, sendJson, send, requestId);
     else if (route.api === "rest")
@@ -484,6 +488,36 @@ class StandInServer implements GitHubStandIn {
         ? this.oauth.deviceCode(params, accept, this.baseUrl)
         : this.oauth.accessToken(params, accept),
     );
+  }
+
+  /**
+   * `GET {api}/rate_limit`: the caller's budgets by resource and `rate` (the core one), as GitHub
+   * answers it; it charges nothing ("does not count against your REST API rate limit"), and
+   * answers without a token too (the anonymous budgets). A token GitHub does not know is 401.
+   */
+  #rateLimit(
+    method: string,
+    caller: Caller,
+    anonymousKey: string,
+    sendJson: (status: number, payload: unknown, headers?: Record<string, string>) => void,
+  ): void {
+    const restHeaders = { "x-github-media-type": "github.v3; format=json" };
+    const key = caller.kind === "user" ? caller.key : anonymousKey;
+    const headers = { ...restHeaders, ...rateLimitHeaders(this.#limiter.peek(key, "core")) };
+    if (caller.kind === "refused") {
+      sendJson(401, UNAUTHORIZED.restBadCredentials, headers);
+      return;
+    }
+    if (method !== "GET") {
+      sendJson(404, restNotFound(), headers);
+      return;
+    }
+    const budget = (resource: RateResource) => {
+      const rate = this.#limiter.peek(key, resource);
+      return { limit: rate.limit, used: rate.used, remaining: rate.remaining, reset: rate.resetAt };
+    };
+    const resources = { core: budget("core"), graphql: budget("graphql") };
+    sendJson(200, { resources, rate: resources.core }, headers);
   }
 
   /** `DELETE {api}/applications/{client_id}/token`, with the app's client id and secret as HTTP Basic. */
@@ -669,7 +703,7 @@ class StandInServer implements GitHubStandIn {
 
   async #rest(
     method: string,
-    route: Exclude<Extract<Route, { api: "rest" }>, { revokeClientId: string }>,
+    route: Exclude<Extract<Route, { api: "rest" }>, { revokeClientId: string } | { rateLimit: true }>,
     url: URL,
     request: IncomingMessage,
     caller: Caller,

@@ -4,7 +4,11 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Responder } from "../../../src/bot/core/responder.js";
 import { createBotHttpServer } from "../../../src/bot/http/httpServer.js";
-import { MAX_BODIES_READING, MAX_BODY_BYTES } from "../../../src/bot/http/interactionsEndpoint.js";
+import {
+  MAX_BODIES_READING,
+  MAX_BODY_BYTES,
+  REFUSED_SIGNATURES_BEFORE_WARNING,
+} from "../../../src/bot/http/interactionsEndpoint.js";
 import { readCappedBody } from "../../../src/bot/http/readBody.js";
 import type { InteractionRecord } from "../../../src/sandbox/discord/index.js";
 import { DEMO_PATHS } from "../../../src/sandbox/github/index.js";
@@ -83,6 +87,33 @@ describe("the interactions endpoint refuses what Discord did not sign, before an
       expect(answer.status, JSON.stringify(request)).toBe(401);
     }
     expect(routed).toEqual([]);
+  });
+
+  it("warns once when a run of requests signed with another key has no verified one in it (a wrong DISCORD_PUBLIC_KEY)", async () => {
+    const warnings = (): number =>
+      captured.lines().filter((line) => line.level === 40 && String(line.msg).includes("DISCORD_PUBLIC_KEY"))
+        .length;
+    const before = warnings();
+    const badPing = () =>
+      world.discord.sendToInteractionsEndpoint({ url: endpoint(), signature: "otherKey" });
+    // Discord's own check of the URL sends bad signatures on purpose; a verified request ends a run.
+    expect((await world.discord.sendToInteractionsEndpoint({ url: endpoint() })).status).toBe(200);
+    for (let sent = 1; sent < REFUSED_SIGNATURES_BEFORE_WARNING; sent += 1) await badPing();
+    // Requests without Discord's headers (a scanner) say nothing about the key.
+    for (let sent = 0; sent < REFUSED_SIGNATURES_BEFORE_WARNING; sent += 1)
+      await world.discord.sendToInteractionsEndpoint({
+        url: endpoint(),
+        signature: "none",
+        omitTimestamp: true,
+      });
+    expect(warnings()).toBe(before);
+    await badPing();
+    expect(warnings()).toBe(before + 1);
+    for (let sent = 0; sent < REFUSED_SIGNATURES_BEFORE_WARNING; sent += 1) await badPing();
+    expect(warnings()).toBe(before + 1);
+    expect((await world.discord.sendToInteractionsEndpoint({ url: endpoint() })).status).toBe(200);
+    for (let sent = 1; sent < REFUSED_SIGNATURES_BEFORE_WARNING; sent += 1) await badPing();
+    expect(warnings()).toBe(before + 1);
   });
 
   it("refuses a stale timestamp, even validly signed: 401", async () => {

@@ -116,3 +116,25 @@ describe("query cost", () => {
     expect(cost("{ a(first: 100) { b(last: 100) { c(first: 10) { x } } } }").cost).toBe(101);
   });
 });
+
+describe("GET /rate_limit", () => {
+  it("answers the caller's budgets by resource without charging them, with or without a token", async () => {
+    standIn.setRateLimit("ghp_ratecheck", { limit: 10, remaining: 7 });
+    standIn.addToken("ghp_ratecheck", "demo-user");
+    const first = await rest(standIn, "/rate_limit", "ghp_ratecheck");
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({
+      resources: {
+        core: { limit: 10, remaining: 7, used: 3 },
+        graphql: { limit: 10, remaining: 7, used: 3 },
+      },
+      rate: { limit: 10, remaining: 7, used: 3 },
+    });
+    const again = await rest(standIn, "/rate_limit", "ghp_ratecheck");
+    expect((again.body as { rate: { remaining: number } }).rate.remaining).toBe(7);
+    const anonymous = await rest(standIn, "/rate_limit", null);
+    expect(anonymous.status).toBe(200);
+    expect((anonymous.body as { rate: { limit: number } }).rate.limit).toBe(60);
+    expect((await rest(standIn, "/rate_limit", "ghp_unknown")).status).toBe(401);
+  });
+});
