@@ -37,6 +37,7 @@ import {
   type FastImportScript,
 } from "./fastImport.js";
 import type { GitOptions } from "./gitProcess.js";
+import { DEMO_OWNERSHIP_MODULE_URL } from "./demoOwnership.js";
 import { PNG_IMAGE_MODULE_URL } from "./pngImage.js";
 import type { WorldDefinition, WorldRepository } from "./world.js";
 
@@ -266,6 +267,7 @@ export function demoWorldStamp(): Promise<string> {
       DEMO_HISTORIES_MODULE_URL,
       FAST_IMPORT_MODULE_URL,
       PNG_IMAGE_MODULE_URL,
+      DEMO_OWNERSHIP_MODULE_URL,
     ]) {
       hash.update(await readFile(fileURLToPath(url)));
     }

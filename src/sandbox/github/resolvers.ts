@@ -18,6 +18,7 @@ import {
   fileNotFound,
   repositoryNotFound,
 } from "./githubErrors.js";
+import { HISTORY_COMMIT_FIELDS } from "./historyResolvers.js";
 import type { ObservationLog } from "./responseCache.js";
 import type { World, WorldOrganization, WorldRepository, WorldUser } from "./world.js";
 
@@ -655,7 +656,8 @@ export const RESOLVERS: Record<string, Record<string, FieldResolver>> = {
   Organization,
   Repository,
   Ref,
-  Commit,
+  // History and line counts live in historyResolvers.ts.
+  Commit: { ...Commit, ...HISTORY_COMMIT_FIELDS },
   Blame,
   BlameRange,
   GitActor,
@@ -665,6 +667,8 @@ export const RESOLVERS: Record<string, Record<string, FieldResolver>> = {
   Tag,
   RepositoryConnection: plain("totalCount", "nodes", "edges", "pageInfo"),
   RepositoryEdge: plain("cursor", "node"),
+  CommitHistoryConnection: plain("totalCount", "nodes", "edges", "pageInfo"),
+  CommitEdge: plain("cursor", "node"),
   PageInfo: plain("startCursor", "endCursor", "hasNextPage", "hasPreviousPage"),
 };
 
