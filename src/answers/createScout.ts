@@ -7,6 +7,7 @@ import type { BlameAnswer, ContentsAnswer, RepoRef } from "../github/types.js";
 import type { DefaultTokenShare } from "../tokens/defaultTokenShare.js";
 import type { AnswerPrivacy } from "../format/privacy.js";
 import { MissingTokenError, type ResolvedToken, type TokenResolver } from "../tokens/tokenResolver.js";
+import { createOwnershipAnswers } from "./ownershipAnswers.js";
 import { createPrivateAccess, listPrivacy, repositoryPrivacy } from "./privateAccess.js";
 import { createPublicAnswers, PUBLIC_SCOPE, type PinnedKey } from "./publicAnswers.js";
 import { recordReader } from "./recordReader.js";
@@ -65,6 +66,8 @@ export function createScout(options: {
   share?: DefaultTokenShare;
   /** `GITHUB_TOKEN_ALLOW_PRIVATE`; default false (the default token reads public repositories only). */
   defaultTokenAllowPrivate?: boolean;
+  /** The clock (the windows of `/owners`); default the system's. */
+  now?: () => Date;
 }): Scout {
   const { github, cache, tokens, recent, share } = options;
   const privateAccess = createPrivateAccess({
@@ -199,6 +202,17 @@ export function createScout(options: {
     return fetched(answer, origin, privacy);
   }
 
+  const ownership = createOwnershipAnswers({
+    github,
+    cache,
+    tokens,
+    recent,
+    privateAccess,
+    upstream,
+    share,
+    now: options.now ?? (() => new Date()),
+  });
+
   /**
    * A pinned answer already held: this token's own, else one of a public repository fetched with
    * any token (served while the repository is still public, see ./publicAnswers.ts).
@@ -292,6 +306,8 @@ export function createScout(options: {
       recent.remember(fingerprint, `${args.repo.owner}/${args.repo.name}`);
       return fetched(answer, origin, repositoryPrivacy(seen));
     },
+    history: (asker, args) => ownership.history(asker, args),
+    owners: (asker, args) => ownership.owners(asker, args),
     async tokenOrigin(asker) {
       try {
         return (await tokens.resolve(asker)).origin;

@@ -7,6 +7,10 @@ import { createGraphQLTransport } from "./graphqlTransport.js";
 import { fetchBlame } from "./operations/fetchBlame.js";
 import { fetchContents } from "./operations/fetchContents.js";
 import { fetchContributors } from "./operations/fetchContributors.js";
+import { fetchHistory } from "./operations/fetchHistory.js";
+import { fetchOwnersBlame } from "./operations/fetchOwnersBlame.js";
+import { fetchOwnersTree } from "./operations/fetchOwnersTree.js";
+import type { BlameBatch, HistoryPage, OwnersTree } from "./ownershipTypes.js";
 import { fetchRepositories } from "./operations/fetchRepositories.js";
 import { fetchRepositoryAccess } from "./operations/fetchRepositoryAccess.js";
 import { fetchRefCommit } from "./operations/fetchRefCommit.js";
@@ -116,6 +120,21 @@ export interface GitHubClient {
     token: TokenUse,
     args: { repo: RepoRef; page: number; perPage?: number },
   ): Promise<ContributorsPage>;
+  /** One page (`first` 1..100) of the commits that touched `path` ("" for all), newest first. */
+  history(
+    token: TokenUse,
+    args: { repo: RepoRef; ref?: string; path: string; first: number; after?: string },
+  ): Promise<HistoryPage>;
+  /** What `/owners` reads before blame: pinned commit, the path's files, CODEOWNERS, recent commits. */
+  ownersTree(
+    token: TokenUse,
+    args: { repo: RepoRef; ref?: string; path: string; since: Date },
+  ): Promise<OwnersTree>;
+  /** The blame of up to 10 files at one commit, in one request. */
+  ownersBlame(
+    token: TokenUse,
+    args: { repo: RepoRef; oid: string; paths: readonly string[] },
+  ): Promise<BlameBatch>;
   /**
    * The last `x-ratelimit-*` figures seen for a token fingerprint (REST or GraphQL headers, or the
    * Viewer query's `rateLimit`), optionally for one resource (`graphql`, `core`).
@@ -228,6 +247,11 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
       run("OwnerRepositories", token, (credentials) => fetchRepositories(deps, credentials, args)),
     contributors: (token, args) =>
       run("contributors", token, (credentials) => fetchContributors(deps, credentials, args)),
+    history: (token, args) => run("History", token, (credentials) => fetchHistory(deps, credentials, args)),
+    ownersTree: (token, args) =>
+      run("OwnersTree", token, (credentials) => fetchOwnersTree(deps, credentials, args)),
+    ownersBlame: (token, args) =>
+      run("OwnersBlame", token, (credentials) => fetchOwnersBlame(deps, credentials, args)),
     rateLimit: (fingerprint, resource) => book.latest(fingerprint, resource),
   };
 }

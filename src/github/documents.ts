@@ -4,6 +4,8 @@
  * one against GitHub's published schema; the local GitHub stand-in answers exactly these.
  */
 
+import { OWNERSHIP_DOCUMENTS } from "./ownershipDocuments.js";
+
 /** The token's login and its GraphQL budget. */
 export const VIEWER_QUERY = `query Viewer { viewer { login } rateLimit { limit remaining used resetAt cost } }`;
 
@@ -114,6 +116,7 @@ export const DOCUMENTS = {
   RefCommit: REF_COMMIT_QUERY,
   Blame: BLAME_QUERY,
   Contents: CONTENTS_QUERY,
+  ...OWNERSHIP_DOCUMENTS,
 } as const;
 
 /** The name of one of RepoScout's GraphQL operations. */
