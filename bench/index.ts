@@ -7,6 +7,7 @@ import { benchCacheBound } from "./cache-bound.js";
 import { benchEndToEnd } from "./end-to-end.js";
 import { benchFormatBlame } from "./format-blame.js";
 import { benchMessageMenus } from "./message-menus.js";
+import { benchOwners } from "./owners.js";
 import { benchSignIn } from "./signin.js";
 import { benchStandinBlame } from "./standin-blame.js";
 import { benchStartup } from "./startup.js";
@@ -26,6 +27,7 @@ const sections: Array<[string, () => Promise<string[]>]> = quick
         "Message menus, menu to answer, beside the slash command (real discord.js client)",
         () => benchMessageMenus(),
       ],
+      ["/owners and its chart (real discord.js client, both stand-ins)", () => benchOwners()],
       ["Sign-in (user-token vault, sandbox /login)", benchSignIn],
       ["Many processes on one Redis (real processes, HTTP, round robin)", benchTwoProcesses],
       [
