@@ -125,10 +125,11 @@ export function ownersChartSvg(report: OwnersReport, now: Date): ChartSvg {
   }
   rows.forEach((row, index) => {
     const y = TOP + index * ROW;
-    const color = PALETTE[index % PALETTE.length]!;
+    // The summed "others" row is grey, apart from every named author.
+    const color = index >= CHART_AUTHORS ? "#8c959f" : PALETTE[index % PALETTE.length]!;
     const width = Math.max(row.share > 0 ? 2 : 0, Math.round(row.share * BAR_WIDTH));
     parts.push(
-      `<text x="16" y="${y + 21}" font-size="15" fill="#1f2328">${xmlText(truncate(row.label, 24))}</text>`,
+      `<text x="16" y="${y + 21}" font-size="15" fill="#1f2328">${xmlText(truncate(row.label, 21))}</text>`,
       `<rect x="${BAR_X}" y="${y + 6}" width="${BAR_WIDTH}" height="20" rx="3" fill="#eff2f5"/>`,
       `<rect x="${BAR_X}" y="${y + 6}" width="${width}" height="20" rx="3" fill="${color}"/>`,
       `<text x="${BAR_X + BAR_WIDTH + 8}" y="${y + 21}" font-size="14" fill="#1f2328">${xmlText(percent(row.share))}</text>`,
@@ -145,9 +146,16 @@ export function ownersChartSvg(report: OwnersReport, now: Date): ChartSvg {
       `<text x="${STRIP_X + 12 * (CELL + CELL_GAP) + 6}" y="${y + 21}" font-size="13" fill="#59636e">${total}</text>`,
     );
   });
-  const month = now.toLocaleString("en-US", { month: "short", year: "numeric", timeZone: "UTC" });
+  // The strip's ends: the oldest month on the left, this month on the right.
+  const monthName = (date: Date): string =>
+    date.toLocaleString("en-US", { month: "short", year: "numeric", timeZone: "UTC" });
+  const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 11, 1));
+  const stripEnd = STRIP_X + 12 * (CELL + CELL_GAP) - CELL_GAP;
+  const labelsY = TOP + Math.max(1, rows.length) * ROW + 4;
   parts.push(
-    `<text x="16" y="${height - 16}" font-size="13" fill="#59636e">Bus factor ${report.busFactor} · pinned to ${xmlText(shortOid(report.commit.oid))} · months up to ${xmlText(month)}</text>`,
+    `<text x="${STRIP_X}" y="${labelsY}" font-size="11" fill="#59636e">${xmlText(monthName(first))}</text>`,
+    `<text x="${stripEnd}" y="${labelsY}" font-size="11" fill="#59636e" text-anchor="end">${xmlText(monthName(now))}</text>`,
+    `<text x="16" y="${height - 16}" font-size="13" fill="#59636e">Bus factor ${report.busFactor} · pinned to ${xmlText(shortOid(report.commit.oid))}</text>`,
     "</svg>",
   );
   return { svg: parts.join("\n"), width: CHART_WIDTH, height, alt: altText(report, rows, where) };

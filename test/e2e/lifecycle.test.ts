@@ -86,7 +86,7 @@ describe("the bot as a process, against the local Discord and GitHub", () => {
     const result = await exited(runScript("deploy-commands.ts", env));
     expect(result.stderr).not.toMatch(/error/i);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/Registered 11 commands in server/);
+    expect(result.stdout).toMatch(/Registered 13 commands in server/);
     expect(
       discord
         .commands({ guildId: discord.guildId })
@@ -98,8 +98,10 @@ describe("the bot as a process, against the local Discord and GitHub", () => {
       "blame",
       "contents",
       "contributors",
+      "history",
       "login",
       "logout",
+      "owners",
       "repos",
       "settings",
       "token",

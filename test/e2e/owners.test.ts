@@ -135,7 +135,9 @@ describe("/owners of a file", () => {
     }
     expect(recent.size).toBeGreaterThan(0);
     for (const [person, count] of recent) expect(embed.description).toContain(`**${person}** ${count}`);
-    // The last matching rule of .github/CODEOWNERS: line 5 `parts/` (line 4 `/src/` matches too).
+    // The last matching rule of the root CODEOWNERS: line 5 `parts/` (line 4 `/src/` matches too);
+    // the negation and the owner without `@` are skipped, as GitHub skips them.
+    expect(embed.description).toContain("**CODEOWNERS** (`CODEOWNERS`, 2 lines GitHub skips):");
     expect(embed.description).toContain("line 5 `parts/` → `@demo/parts-team` `dave@widgets.example`");
     expect(embed.footer?.text).toContain(
       `pinned to ${commitOf(world(), "demo/widgets", "main").slice(0, 7)}`,
