@@ -1,6 +1,7 @@
 import { inflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import type { FormattedMessage } from "../../src/format/message.js";
+import { userCodeOf } from "../../src/sandbox/harness.js";
 import { DEMO_LOGIN, DEMO_TOKEN } from "../../src/sandbox/github/index.js";
 import { DEMO_PARTS, partPath } from "../../src/sandbox/github/demoOwnership.js";
 import { runGitChecked } from "../../src/sandbox/github/gitProcess.js";
@@ -270,6 +271,34 @@ describe("/owners of a folder", () => {
     expect(seen.messages.every((shown) => shown.ephemeral)).toBe(true);
     expect(seen.text).toContain("Owners of demo/secret");
     await services.tokenAdmin.clear(world().discord.guildId);
+  });
+
+  it("answers the owners of a private repository only to the asker, through their own sign-in", async () => {
+    const handle = await world().send({ kind: "slash", name: "login", user: "member" });
+    const shown = await handle.waitFor((record) => userCodeOf(record) !== null, { timeoutMs: 15_000 });
+    world().github.oauth.approve(userCodeOf(shown)!, DEMO_LOGIN);
+    await handle.waitFor((record) => userCodeOf(record) === null, { timeoutMs: 15_000 });
+    try {
+      const record = await world().run({
+        kind: "slash",
+        name: "owners",
+        user: "member",
+        options: { repo: "demo/secret", path: "plan.md" },
+      });
+      const seen = transcriptOf(record);
+      expect(seen.isError, seen.text).toBe(false);
+      expect(seen.messages.every((message) => message.ephemeral)).toBe(true);
+      expect(seen.text).toContain("Owners of demo/secret plan.md");
+    } finally {
+      await world().run({ kind: "slash", name: "logout", user: "member" });
+    }
+  });
+
+  it("says when a repository has no CODEOWNERS file", async () => {
+    const record = await world().run({ kind: "slash", name: "owners", options: { repo: "demo/gadgets" } });
+    expect(answerOf(record).embed.description).toContain(
+      "**CODEOWNERS:** none (GitHub looks in `.github/`, the root and `docs/`): no one owns this by rule.",
+    );
   });
 });
 
