@@ -91,6 +91,8 @@ export const CHAT_HELP = `Type a slash command as in Discord, options as name:va
   /contents repo:demo/widgets path:src
   /repos owner:demo sort:name
   /contributors repo:demo/crowd page:2
+  /history repo:demo/widgets path:src/parts       (commits that touched it; bare /history: below)
+  /owners repo:demo/widgets path:src              (who knows it; the chart's PNG is saved, path printed)
   /whoami
   /token status · /token set · /token clear      (admin commands)
   /settings threads enabled:true                  (answers go into threads)
