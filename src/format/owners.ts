@@ -146,7 +146,7 @@ export function formatOwners(report: OwnersReport, meta: OwnersMeta): FormattedM
       lines.push(`… ${plural(report.shares.length - SHOWN_AUTHORS, "more author")}`);
     }
     lines.push(
-      `**Bus factor: ${formatCount(report.busFactor)}**: the fewest authors who last changed half of these lines.`,
+      `**Bus factor: ${formatCount(report.busFactor)}** (the fewest authors who last changed half of these lines)`,
     );
   }
   const recent =
