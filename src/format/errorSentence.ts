@@ -135,17 +135,17 @@ function defaultShareUsedUp(error: DefaultShareUsedUpError, situation: ErrorSitu
 
 function ownersBudget(error: OwnersBudgetError, situation: ErrorSituation): string {
   const cost = `${error.cost.toLocaleString("en-US")} GitHub point${error.cost === 1 ? "" : "s"}`;
-  const files = `${error.files.toLocaleString("en-US")} file${error.files === 1 ? "" : "s"}`;
+  const files = error.files === 1 ? "this file" : `these ${error.files.toLocaleString("en-US")} files`;
   const when = error.until ? ` until ${relativeTime(error.until)}` : "";
   if (error.reason === "token") {
-    return `Reading the owners of these ${files} costs ${cost}, more than the GitHub token in effect has left${when}, so nothing was sent. Ask for a smaller folder or a single file, or try again then.`;
+    return `Reading the owners of ${files} costs ${cost}, more than the GitHub token in effect has left${when}, so nothing was sent. Ask for a smaller folder or a single file, or try again then.`;
   }
   const routes = [
     situation.signIn ? "`/login`" : null,
     situation.inServer ? "a server token (`/token set`)" : null,
   ].filter((route): route is string => route !== null);
   const next = routes.length > 0 ? ` ${routes.join(" or ")} avoids the shared budget.` : "";
-  return `Reading the owners of these ${files} costs ${cost}, more than is left of ${situation.inServer ? "this server's" : "your"} share of the bot's shared GitHub token${when}, so nothing was sent. Ask for a smaller folder or a single file.${next}`;
+  return `Reading the owners of ${files} costs ${cost}, more than is left of ${situation.inServer ? "this server's" : "your"} share of the bot's shared GitHub token${when}, so nothing was sent. Ask for a smaller folder or a single file.${next}`;
 }
 
 function noFileLink(error: NoFileLinkError, situation: ErrorSituation): string {
