@@ -41,9 +41,11 @@ fragment HistoryAt on Commit { oid url committedDate
  * What `/owners` needs before any blame, in ONE request: the commit the answer is pinned to, the
  * commits of the last year that touched the path (`$since`), what is at the path (a file, or a
  * folder's files down to TREE_DEPTH levels with their sizes), and the three places of CODEOWNERS
- * (`<ref>:.github/CODEOWNERS`...: a missing one is a null object, no error).
+ * (`<ref>:.github/CODEOWNERS`...: a missing one is a null object, no error). A submodule's gitlink
+ * names another repository's commit, so `object` is null for it as for a missing path: the commit's
+ * `file(path) { type }` (asked below the root only) tells them apart, as in CONTENTS_QUERY.
  */
-export const OWNERS_TREE_QUERY = `query OwnersTree($owner: String!, $name: String!, $commitExpression: String!, $objectExpression: String!, $path: String, $since: GitTimestamp!, $codeowners1: String!, $codeowners2: String!, $codeowners3: String!) {
+export const OWNERS_TREE_QUERY = `query OwnersTree($owner: String!, $name: String!, $commitExpression: String!, $objectExpression: String!, $path: String, $filePath: String!, $hasPath: Boolean!, $since: GitTimestamp!, $codeowners1: String!, $codeowners2: String!, $codeowners3: String!) {
   repository(owner: $owner, name: $name) { nameWithOwner url isPrivate visibility defaultBranchRef { name }
     commit: object(expression: $commitExpression) { ${throughTags("OwnersCommit")} }
     object(expression: $objectExpression) { __typename
@@ -53,7 +55,7 @@ export const OWNERS_TREE_QUERY = `query OwnersTree($owner: String!, $name: Strin
     codeowners2: object(expression: $codeowners2) { ...CodeownersBlob }
     codeowners3: object(expression: $codeowners3) { ...CodeownersBlob } }
 }
-fragment OwnersCommit on Commit { oid url committedDate
+fragment OwnersCommit on Commit { oid url committedDate file(path: $filePath) @include(if: $hasPath) { type }
   history(path: $path, since: $since, first: 100) { totalCount
     nodes { oid authoredDate author { name email user { login } } } } }
 fragment CodeownersBlob on GitObject { __typename ... on Blob { text byteSize isTruncated } }`;

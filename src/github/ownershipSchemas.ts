@@ -101,6 +101,11 @@ const ownersCommitSchema = z.object({
   oid: z.string().min(1),
   url: z.string(),
   committedDate: z.string(),
+  // Absent for the root (`@include(if: $hasPath)`), null (with NOT_FOUND) when nothing is there.
+  file: z
+    .object({ type: z.enum(["blob", "tree", "commit"]) })
+    .nullable()
+    .optional(),
   history: z.object({
     totalCount: int,
     nodes: z.array(z.object({ oid: z.string(), authoredDate: z.string(), author: authorSchema })),

@@ -294,6 +294,27 @@ describe("/owners of a folder", () => {
     }
   });
 
+  it("tells a submodule from a missing path, and sends nothing more for either", async () => {
+    const before = world().github.requests.length;
+    const submodule = await errorText(world(), {
+      kind: "slash",
+      name: "owners",
+      options: { repo: "demo/widgets", path: "vendor/gearbox" },
+    });
+    expect(submodule).toContain("is a submodule");
+    const missing = await errorText(world(), {
+      kind: "slash",
+      name: "owners",
+      options: { repo: "demo/widgets", path: "no/such/path" },
+    });
+    expect(missing).toContain("was not found");
+    expect(
+      world()
+        .github.requests.slice(before)
+        .map((request) => request.operationName),
+    ).toEqual(["OwnersTree", "OwnersTree"]);
+  });
+
   it("says when a repository has no CODEOWNERS file", async () => {
     const record = await world().run({ kind: "slash", name: "owners", options: { repo: "demo/gadgets" } });
     expect(answerOf(record).embed.description).toContain(

@@ -68,6 +68,8 @@ export async function fetchOwnersTree(
       commitExpression,
       objectExpression: `${commitExpression}:${path}`,
       path: path === "" ? null : path,
+      filePath: path,
+      hasPath: path !== "",
       since: args.since.toISOString(),
       codeowners1: first,
       codeowners2: second,
@@ -90,6 +92,7 @@ export async function fetchOwnersTree(
   const { commit } = peeledCommit(repository.commit, { repo, expression: commitExpression, context });
   const object = repository.object;
   if (!object) {
+    if (commit.file?.type === "commit") throw new NotAFileError(repo, path, "submodule", context);
     throw explainNullField(
       errors,
       ["repository", "object"],
