@@ -5,10 +5,13 @@
  */
 import { benchCacheBound } from "./cache-bound.js";
 import { benchEndToEnd } from "./end-to-end.js";
+import { benchFairAdmission } from "./fair-admission.js";
 import { benchFormatBlame } from "./format-blame.js";
 import { benchMessageMenus } from "./message-menus.js";
 import { benchOwners } from "./owners.js";
+import { benchRedisMemory } from "./redis-memory.js";
 import { benchSignIn } from "./signin.js";
+import { benchSlowClients } from "./slow-clients.js";
 import { benchStandinBlame } from "./standin-blame.js";
 import { benchStartup } from "./startup.js";
 import { benchTwoProcesses } from "./two-processes.js";
@@ -22,6 +25,8 @@ const sections: Array<[string, () => Promise<string[]>]> = quick
       ["GitHub stand-in", benchStandinBlame],
       ["Formatting", benchFormatBlame],
       ["Cache bound (LRU bookkeeping)", benchCacheBound],
+      ["Cache bound in Redis (memory Redis holds per booked MB)", benchRedisMemory],
+      ["Fair admission (one person floods, another asks)", benchFairAdmission],
       ["End to end (real discord.js client, both stand-ins)", benchEndToEnd],
       [
         "Message menus, menu to answer, beside the slash command (real discord.js client)",
@@ -29,6 +34,7 @@ const sections: Array<[string, () => Promise<string[]>]> = quick
       ],
       ["/owners and its chart (real discord.js client, both stand-ins)", () => benchOwners()],
       ["Sign-in (user-token vault, sandbox /login)", benchSignIn],
+      ["Slow clients against the interactions endpoint (HTTP mode, own process)", benchSlowClients],
       ["Many processes on one Redis (real processes, HTTP, round robin)", benchTwoProcesses],
       [
         "Start-up: the sources through tsx beside the build (npm run build, plain node)",

@@ -134,14 +134,17 @@ export const command: CommandModule<BlameArgs> = {
     const raw = parseWith(rawSchema, options);
     const fromRepo = parseRepoArgument(raw.repo, webHostsOf(services.config.github.webUrl));
     const given = raw.path !== undefined ? parsePath(raw.path) : undefined;
-    if (given === "") throw new InvalidOptionError("path", "takes the path of a file, like `src/app.ts`.");
-    // Every way the file URL can be read (a branch may hold slashes), first the likeliest.
+    // `path:/` (given === "") is the root: a folder, answered as any folder is.
+    // Every way the file or folder URL can be read (a branch may hold slashes), first the likeliest.
     const readings =
-      fromRepo.kind !== "blob"
+      fromRepo.kind === undefined
         ? []
         : (fromRepo.splits ??
           (fromRepo.ref !== undefined ? [{ ref: fromRepo.ref, path: fromRepo.path ?? "" }] : []));
-    const urlPaths = readings.map((reading) => reading.path).filter((path) => path !== "");
+    // A folder URL's path (its root too) is asked like `path:`, so a folder reads one sentence
+    // ("is a folder, and blame works on files") whichever way it was given.
+    const folderUrl = fromRepo.kind === "tree";
+    const urlPaths = readings.map((reading) => reading.path).filter((path) => path !== "" || folderUrl);
     const path = given ?? urlPaths[0];
     if (path === undefined) {
       throw new InvalidOptionError(
@@ -151,13 +154,13 @@ export const command: CommandModule<BlameArgs> = {
       );
     }
     // `path:` wins over the URL (SPEC section 1); the answer says so when they name different files.
-    const differs = given !== undefined && urlPaths.length > 0 && !urlPaths.includes(given);
+    const differs = given !== undefined && !folderUrl && urlPaths.length > 0 && !urlPaths.includes(given);
     const ref = raw.ref !== undefined ? parseRef(raw.ref) : fromRepo.ref;
     const lines = raw.lines !== undefined ? parseLines(raw.lines) : fromRepo.lines;
     const splits: BlameTarget[] | undefined =
       raw.ref === undefined && fromRepo.splits
         ? fromRepo.splits
-            .filter((split) => given !== undefined || split.path !== "")
+            .filter((split) => given !== undefined || folderUrl || split.path !== "")
             .map((split) => ({
               ref: split.ref,
               path: given ?? split.path,

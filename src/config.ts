@@ -117,6 +117,7 @@ const envSchema = z.object({
   CACHE_MAX_MB: z.preprocess(blankAsUndefined, z.coerce.number().min(1).max(1_048_576).default(512)),
   DISCORD_PUBLIC_KEY: z.preprocess(blankAsUndefined, publicKeyHex.optional()),
   HTTP_PORT: z.preprocess(blankAsUndefined, z.coerce.number().int().min(0).max(65_535).optional()),
+  METRICS_PORT: z.preprocess(blankAsUndefined, z.coerce.number().int().min(0).max(65_535).optional()),
   DISCORD_SHARDS: z.preprocess(blankAsUndefined, shardList.optional()),
   DISCORD_SHARD_COUNT: z.preprocess(blankAsUndefined, z.coerce.number().int().min(1).max(65_536).optional()),
 });
@@ -174,8 +175,13 @@ export interface Config {
     /** Bound of the answer cache, in megabytes (least recently used answers are evicted). */
     maxMb: number;
   };
-  /** The bot's HTTP server; port undefined: none (gateway mode without HTTP_PORT). */
-  http: { port: number | undefined };
+  /**
+   * The bot's HTTP server; port undefined: none (gateway mode without HTTP_PORT). `metricsPort`:
+   * `/metrics`, `/healthz` and `/readyz` on a port of their own, apart from the public
+   * `/interactions` (METRICS_PORT); undefined: in gateway mode they are on `port`, in HTTP mode
+   * `/healthz` and `/readyz` stay beside `/interactions` and `/metrics` is not served.
+   */
+  http: { port: number | undefined; metricsPort: number | undefined };
   logLevel: z.infer<typeof logLevel>;
 }
 
@@ -255,6 +261,18 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
       message: "is set without GITHUB_OAUTH_CLIENT_ID, the app it belongs to",
     });
   }
+  const httpPort = e.HTTP_PORT ?? (e.DISCORD_PUBLIC_KEY ? DEFAULT_HTTP_PORT : undefined);
+  if (
+    e.DISCORD_PUBLIC_KEY &&
+    e.METRICS_PORT !== undefined &&
+    e.METRICS_PORT !== 0 &&
+    e.METRICS_PORT === httpPort
+  ) {
+    problems.push({
+      variable: "METRICS_PORT",
+      message: `must differ from the public interactions port (HTTP_PORT, ${httpPort}): it keeps /metrics off it`,
+    });
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     discord: {
@@ -283,7 +301,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     dataDir: e.DATA_DIR,
     redisUrl: e.REDIS_URL,
     cache: { shortTtlSeconds: e.CACHE_SHORT_TTL_SECONDS, maxMb: e.CACHE_MAX_MB },
-    http: { port: e.HTTP_PORT ?? (e.DISCORD_PUBLIC_KEY ? DEFAULT_HTTP_PORT : undefined) },
+    http: { port: httpPort, metricsPort: e.METRICS_PORT },
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -27,7 +27,8 @@ import {
   TOKEN_CHECK_WINDOW_MS,
   TOKEN_CHECKS_PER_WINDOW,
   TokenChecksExhaustedError,
-  createAttemptLimit,
+  createSharedAttemptLimit,
+  createStoredAttemptLimit,
 } from "./tokens/attemptLimit.js";
 import { createDefaultTokenShare } from "./tokens/defaultTokenShare.js";
 import { loadFingerprintKey, tokenFingerprint } from "./tokens/fingerprint.js";
@@ -35,6 +36,7 @@ import { createGuildSettings } from "./tokens/guildSettings.js";
 import { createMemoryShareCounters, createSharedShareCounters } from "./tokens/shareCounters.js";
 import { createTokenResolver } from "./tokens/tokenResolver.js";
 import { createTokenVault, VaultKeyMissingError, type TokenVault } from "./tokens/tokenVault.js";
+import { createTokenVersions } from "./tokens/tokenVersions.js";
 import { createUserTokens } from "./tokens/userTokens.js";
 import { createUserTokenVault } from "./tokens/userTokenVault.js";
 
@@ -129,6 +131,11 @@ export async function createServices(
         ...(options.client?.fetch ? { fetch: options.client.fetch } : {}),
       })
     : undefined;
+  // Processes sharing Redis learn of a token set, cleared or signed out elsewhere before its next
+  // use; alone, this process is the only one that changes them.
+  const versions = stores.coordination.shared
+    ? createTokenVersions(stores.durable("token-versions"))
+    : undefined;
   const userTokens = createUserTokens({
     vault: createUserTokenVault({
       store: stores.durable("user-tokens"),
@@ -136,8 +143,10 @@ export async function createServices(
       previousKey: config.tokens.previousEncryptionKey,
       logger,
     }),
-    renew: oauth?.hasSecret ? renewerFor(oauth) : undefined,
+    // Without the client secret too: GitHub renews a device-flow token with the client id alone.
+    renew: oauth ? renewerFor(oauth) : undefined,
     fingerprint,
+    versions,
     logger,
     now: nowMs,
   });
@@ -166,6 +175,7 @@ export async function createServices(
     userTokens,
     defaultToken: config.github.defaultToken,
     fingerprintKey,
+    versions,
     logger,
   });
   const cache = createAnswerCache({
@@ -195,7 +205,15 @@ export async function createServices(
   const settings = createGuildSettings(stores.durable("settings"), logger);
   /** Servers whose vanished token was already logged by this process (once each). */
   const lostLogged = new Set<string>();
-  const tokenChecks = createAttemptLimit({ max: TOKEN_CHECKS_PER_WINDOW, windowMs: TOKEN_CHECK_WINDOW_MS });
+  // Counted where every process (Redis) or the next start of this one (SQLite) sees it: per process
+  // and in memory, N processes allowed 5×N checks and a restart handed out 5 more.
+  const tokenCheckWindow = { max: TOKEN_CHECKS_PER_WINDOW, windowMs: TOKEN_CHECK_WINDOW_MS };
+  const tokenChecks = stores.coordination.shared
+    ? createSharedAttemptLimit(stores.coordination, { ...tokenCheckWindow, prefix: "token-checks" })
+    : createStoredAttemptLimit(stores.durable("token-checks"), {
+        ...tokenCheckWindow,
+        ...(clock ? { now: nowMs } : {}),
+      });
   const tokenAdmin: TokenAdminService = {
     canStore: vault.canStore,
     async verifyAndStore(guildId, token, setBy) {
@@ -209,13 +227,13 @@ export async function createServices(
         throw error;
       });
       await vault.set(guildId, { token, setBy, login: viewer.login });
-      tokens.forget(guildId);
+      await tokens.forget(guildId);
       await settings.markToken(guildId, new Date().toISOString());
       return { login: viewer.login };
     },
     async clear(guildId) {
       const removed = await vault.clear(guildId);
-      tokens.forget(guildId);
+      await tokens.forget(guildId);
       await settings.markToken(guildId, undefined);
       return removed;
     },

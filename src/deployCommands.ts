@@ -27,7 +27,10 @@ export interface DeployIo {
   err(text: string): void;
   /** The configuration (environment and .env); read only when something is to be registered. */
   loadConfig(): Promise<Config>;
-  /** Registers the definitions and returns how many Discord now holds; default discord.js REST. */
+  /**
+   * Registers the definitions and returns how many Discord now holds; default discord.js REST,
+   * fitted to the installation contexts the application has enabled ({@link fitToEnabledInstalls}).
+   */
   register?(config: Config, definitions: readonly unknown[]): Promise<number>;
 }
 
@@ -40,13 +43,57 @@ export function missingVariablesSentence(names: readonly string[]): string {
   return names.length === 1 ? `${list} is not set. Set it` : `${list} are not set. Set them`;
 }
 
-async function registerWithRest(config: Config, definitions: readonly unknown[]): Promise<number> {
+/** The installation contexts Discord knows: 0 a server install, 1 a user install (their portal names). */
+const INSTALL_NAMES: Record<number, string> = { 0: "Guild Install", 1: "User Install" };
+
+/**
+ * Fits definitions to the installation contexts the application has enabled in the portal: Discord
+ * refuses a whole registration in which one command names another (50035), so each command keeps
+ * only the enabled ones, and one left with none is not registered.
+ * @returns the definitions to register and the enabled-nowhere contexts that were left out.
+ */
+export function fitToEnabledInstalls(
+  definitions: readonly unknown[],
+  enabled: readonly number[],
+): { definitions: unknown[]; leftOut: number[] } {
+  const leftOut = new Set<number>();
+  const fitted: unknown[] = [];
+  for (const definition of definitions) {
+    const types = (definition as { integration_types?: unknown }).integration_types;
+    if (!Array.isArray(types)) {
+      fitted.push(definition);
+      continue;
+    }
+    for (const type of types) if (!enabled.includes(type as number)) leftOut.add(type as number);
+    const kept = types.filter((type) => enabled.includes(type as number));
+    if (kept.length > 0) fitted.push({ ...(definition as object), integration_types: kept });
+  }
+  return { definitions: fitted, leftOut: [...leftOut].sort() };
+}
+
+async function registerWithRest(
+  config: Config,
+  definitions: readonly unknown[],
+  note: (text: string) => void,
+): Promise<number> {
   const rest = new REST({ api: config.discord.apiUrl }).setToken(config.discord.token as string);
   const clientId = config.discord.clientId as string;
+  const application = (await rest.get(Routes.currentApplication())) as {
+    integration_types_config?: Record<string, unknown>;
+  };
+  const enabled = Object.keys(application.integration_types_config ?? { 0: {} }).map(Number);
+  const fitted = fitToEnabledInstalls(definitions, enabled);
+  if (fitted.leftOut.length > 0) {
+    const names = fitted.leftOut.map((type) => INSTALL_NAMES[type] ?? String(type)).join(" and ");
+    note(
+      `${names} is not enabled for this application (developer portal > Installation): the commands ` +
+        "are registered without it. Enable it and deploy again to offer them there.",
+    );
+  }
   const route = config.discord.guildId
     ? Routes.applicationGuildCommands(clientId, config.discord.guildId)
     : Routes.applicationCommands(clientId);
-  const registered = (await rest.put(route, { body: definitions })) as unknown[];
+  const registered = (await rest.put(route, { body: fitted.definitions })) as unknown[];
   return registered.length;
 }
 
@@ -82,7 +129,9 @@ export async function runDeploy(argv: readonly string[], io: DeployIo): Promise<
     );
     return 1;
   }
-  const count = await (io.register ?? registerWithRest)(config, definitions);
+  const count = io.register
+    ? await io.register(config, definitions)
+    : await registerWithRest(config, definitions, io.out);
   io.out(
     `Registered ${count} commands ${config.discord.guildId ? `in server ${config.discord.guildId}` : "globally (they may take up to an hour to appear)"}.`,
   );

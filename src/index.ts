@@ -20,12 +20,14 @@ async function runBot(config: Config, logger: Logger): Promise<void> {
   const metrics = createBotMetrics();
   const services = await createServices(config, logger, { metrics });
   // HTTP mode when DISCORD_PUBLIC_KEY is set (no gateway connection), else the gateway shards
-  // DISCORD_SHARDS names; HTTP_PORT also serves /healthz in gateway mode (SPEC section 5).
+  // DISCORD_SHARDS names; METRICS_PORT (or, in gateway mode, HTTP_PORT) serves /healthz, /readyz
+  // and /metrics apart from the public /interactions (SPEC section 5).
   const bot = createBot({
     token: config.discord.token as string,
     apiUrl: config.discord.apiUrl,
     publicKey: config.discord.publicKey,
     httpPort: config.http.port,
+    metricsPort: config.http.metricsPort,
     shards: config.discord.shards,
     commands,
     services: services.services,

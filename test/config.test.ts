@@ -132,6 +132,24 @@ describe("sign-in, privacy, cache bound and transports (SPEC section 5)", () => 
     expect(loadConfig({ HTTP_PORT: "9100" }).http.port).toBe(9100);
   });
 
+  it("reads METRICS_PORT, which may not be the public interactions port in HTTP mode", () => {
+    const publicKey = "ab".repeat(32);
+    expect(loadConfig({ DISCORD_PUBLIC_KEY: publicKey, METRICS_PORT: "9090" }).http).toEqual({
+      port: 8080,
+      metricsPort: 9090,
+    });
+    expect(loadConfig({}).http.metricsPort).toBeUndefined();
+    // Gateway mode: the same port as HTTP_PORT is one server for the operator.
+    expect(loadConfig({ HTTP_PORT: "9100", METRICS_PORT: "9100" }).http.metricsPort).toBe(9100);
+    for (const env of [
+      { DISCORD_PUBLIC_KEY: publicKey, METRICS_PORT: "8080" },
+      { DISCORD_PUBLIC_KEY: publicKey, HTTP_PORT: "9000", METRICS_PORT: "9000" },
+    ]) {
+      expect(() => loadConfig(env)).toThrow(/METRICS_PORT: must differ from the public interactions port/);
+    }
+    expect(() => loadConfig({ METRICS_PORT: "70000" })).toThrow(/METRICS_PORT/);
+  });
+
   it("reads shard lists and ranges out of a total", () => {
     expect(loadConfig({ DISCORD_SHARDS: "0,1", DISCORD_SHARD_COUNT: "4" }).discord.shards).toEqual({
       ids: [0, 1],

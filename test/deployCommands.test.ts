@@ -148,6 +148,32 @@ describe("npm run deploy", () => {
     }
   });
 
+  it("registers for server installs only, and says so, when the application's User Install is off", async () => {
+    const discord = await startDiscordStandIn({ integrationTypes: [0] });
+    try {
+      const out: string[] = [];
+      const code = await runDeploy([], {
+        out: (text) => out.push(text),
+        err: (text) => expect.fail(text),
+        loadConfig: async () =>
+          loadConfig({
+            DISCORD_TOKEN: discord.botToken,
+            DISCORD_CLIENT_ID: discord.applicationId,
+            DISCORD_API_URL: discord.apiUrl,
+          }),
+      });
+      expect(code).toBe(0);
+      expect(out.join("\n")).toContain("User Install is not enabled for this application");
+      const stored = discord.commands();
+      expect(stored.map((command) => command.name)).toEqual(
+        expect.arrayContaining(["blame", "token", "Show code", "Blame lines"]),
+      );
+      for (const command of stored) expect(command.integration_types).toEqual([0]);
+    } finally {
+      await discord.close();
+    }
+  });
+
   it("names the one missing variable in the singular", async () => {
     const run = await deployInProcess([], { DISCORD_TOKEN: "a.b.c" });
     expect(run.code).toBe(1);

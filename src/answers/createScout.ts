@@ -2,7 +2,7 @@
 import type { AnswerCache, CachedAnswer } from "../cache/answerCache.js";
 import type { GitHubClient } from "../github/client.js";
 import { PathNotFoundError } from "../github/errors.js";
-import type { TokenSpend, TokenUse } from "../github/tokenSpend.js";
+import type { TokenUse } from "../github/tokenSpend.js";
 import type { BlameAnswer, ContentsAnswer, RepoRef } from "../github/types.js";
 import type { DefaultTokenShare } from "../tokens/defaultTokenShare.js";
 import type { AnswerPrivacy } from "../format/privacy.js";
@@ -10,9 +10,9 @@ import { MissingTokenError, type ResolvedToken, type TokenResolver } from "../to
 import { createOwnershipAnswers } from "./ownershipAnswers.js";
 import { createPrivateAccess, listPrivacy, repositoryPrivacy } from "./privateAccess.js";
 import { createPublicAnswers, PUBLIC_SCOPE, type PinnedKey } from "./publicAnswers.js";
-import { recordReader } from "./recordReader.js";
 import type { RecentRepositories } from "./recentRepositories.js";
 import type { Asker, Fetched, Scout } from "./scout.js";
+import { againIfTokenReplaced, createUpstream } from "./upstream.js";
 
 /**
  * The shape version of cached answers that carry a repository: 2 since they carry its
@@ -56,6 +56,10 @@ function fetched<T>(
  * the default token reads public repositories only unless `defaultTokenAllowPrivate`; a cached
  * private answer is served only while the token's access was confirmed within the short TTL. A
  * refused answer is never stored, and its repository is never remembered for autocomplete.
+ *
+ * Every upstream call goes through one metered path (./upstream.ts), access reads included, and a
+ * "not found" is remembered for the short TTL, so made-up names cannot spend the default token past
+ * the asker's share.
  */
 export function createScout(options: {
   github: GitHubClient;
@@ -69,40 +73,11 @@ export function createScout(options: {
   /** The clock (the windows of `/owners`); default the system's. */
   now?: () => Date;
 }): Scout {
-  const { github, cache, tokens, recent, share } = options;
-  const privateAccess = createPrivateAccess({
-    github,
-    cache,
-    defaultTokenAllowPrivate: options.defaultTokenAllowPrivate ?? false,
-  });
+  const { github, cache, tokens, recent } = options;
+  const defaultTokenAllowPrivate = options.defaultTokenAllowPrivate ?? false;
+  const upstream = createUpstream({ share: options.share, defaultTokenAllowPrivate });
+  const privateAccess = createPrivateAccess({ github, cache, defaultTokenAllowPrivate, upstream });
   const publicAnswers = createPublicAnswers({ cache, privateAccess });
-
-  /**
-   * Makes one upstream call with the resolved token. With the default token, the asker's server
-   * and the asker must have some of their share left, and what GitHub says the call cost is
-   * counted against both (cache hits never get here: they are free). A GitHub error records whose
-   * token read, for its sentence.
-   */
-  function upstream<T>(
-    asker: Asker,
-    resolved: ResolvedToken,
-    resource: "graphql" | "core",
-    call: (token: TokenUse) => Promise<T>,
-  ): Promise<T> {
-    return recordReader(
-      { origin: resolved.origin, publicOnly: privateAccess.publicOnly(resolved) },
-      async () => {
-        if (resolved.origin !== "default" || !share) return call(resolved.token);
-        await share.check(asker, resource);
-        const spends: TokenSpend[] = [];
-        try {
-          return await call({ token: resolved.token, onSpend: (spend) => spends.push(spend) });
-        } finally {
-          await share.charge(asker, spends);
-        }
-      },
-    );
-  }
 
   async function pinnedRead<T extends BlameAnswer | ContentsAnswer>(
     kind: "blame" | "contents",
@@ -122,7 +97,12 @@ export function createScout(options: {
     // Checked before anything is stored: a refused answer never reaches the cache. A public
     // answer is shared with every token (./publicAnswers.ts).
     const admitted = async (readRef: string | undefined, byRef: boolean): Promise<T> => {
-      const value = await upstream(asker, resolved, "graphql", (token) => read(token, readRef));
+      const value = await upstream(asker, resolved, "graphql", (token) => read(token, readRef)).catch(
+        async (error: unknown) => {
+          await privateAccess.noteMissing(resolved, args.repo, error);
+          throw error;
+        },
+      );
       privateAccess.admit(resolved, value.repository);
       await publicAnswers.publish(pinnedKey(value.commit.oid), value, byRef ? ref : undefined);
       return value;
@@ -152,13 +132,14 @@ export function createScout(options: {
       ]);
       return now.oid;
     };
+    await privateAccess.refuseKnownMissing(resolved, args.repo);
     const givenOid = FULL_OID.test(ref);
     const oid = givenOid
       ? ref.toLowerCase()
       : ((await cache.peek<string>(refRequest))?.value ??
         (await publicAnswers.refCommit(repo, ref)) ??
         (await movedTo(refRequest)));
-    const shared = oid ? await sharedPinned<T>(pinnedKey(oid), resolved) : undefined;
+    const shared = oid ? await sharedPinned<T>(pinnedKey(oid), asker, resolved) : undefined;
     const answer =
       shared ??
       (oid
@@ -193,6 +174,7 @@ export function createScout(options: {
             },
           }));
     const privacy = await privateAccess.settle(
+      asker,
       resolved,
       args.repo,
       answer.value.repository,
@@ -209,7 +191,7 @@ export function createScout(options: {
     recent,
     privateAccess,
     upstream,
-    share,
+    share: options.share,
     now: options.now ?? (() => new Date()),
   });
 
@@ -219,15 +201,16 @@ export function createScout(options: {
    */
   async function sharedPinned<T>(
     key: PinnedKey,
+    asker: Asker,
     resolved: ResolvedToken,
   ): Promise<CachedAnswer<T> | undefined> {
     return (
       (await cache.peek<T>({ ...key, fingerprint: resolved.fingerprint })) ??
-      (await publicAnswers.pinned<T>(key, resolved))
+      (await publicAnswers.pinned<T>(key, asker, resolved))
     );
   }
 
-  return {
+  const scout: Scout = {
     async viewer(asker) {
       const resolved = await tokens.resolve(asker);
       const { origin, fingerprint } = resolved;
@@ -281,9 +264,11 @@ export function createScout(options: {
       const { origin, fingerprint } = resolved;
       // REST says nothing of visibility: the cheap GraphQL read goes alongside (and is cached for
       // the short TTL, so paging costs it once). Awaited inside the fetch, so a refused page is
-      // never stored.
-      const access = privateAccess.access(resolved, args.repo);
+      // never stored. A public-only token reads it first: a private repository is then refused
+      // before REST could tell whether it is empty or too large.
+      const access = privateAccess.access(asker, resolved, args.repo).then((seen) => seen.value);
       access.catch(() => undefined);
+      if (privateAccess.publicOnly(resolved)) privateAccess.admit(resolved, await access);
       const answer = await cache.getOrFetch({
         kind: "contributors",
         fingerprint,
@@ -325,5 +310,15 @@ export function createScout(options: {
       const { fingerprint } = await tokens.resolve(asker);
       return github.rateLimit(fingerprint, "graphql") ?? github.rateLimit(fingerprint);
     },
+  };
+  // A person's token that another process renewed meanwhile reads 401; the command runs again, once,
+  // with the token now in effect (src/tokens/userTokens.ts).
+  return {
+    ...scout,
+    viewer: (asker) => againIfTokenReplaced(() => scout.viewer(asker)),
+    blame: (asker, args) => againIfTokenReplaced(() => scout.blame(asker, args)),
+    contents: (asker, args) => againIfTokenReplaced(() => scout.contents(asker, args)),
+    repositories: (asker, args) => againIfTokenReplaced(() => scout.repositories(asker, args)),
+    contributors: (asker, args) => againIfTokenReplaced(() => scout.contributors(asker, args)),
   };
 }

@@ -7,7 +7,6 @@ import type { AnswerCache, CachedAnswer } from "../cache/answerCache.js";
 import type { GitHubClient } from "../github/client.js";
 import type { BlameBatch, FileBlame, HistoryPage, OwnersTree } from "../github/ownershipTypes.js";
 import { BLAME_BATCH } from "../github/ownershipDocuments.js";
-import type { TokenUse } from "../github/tokenSpend.js";
 import type { RepoRef } from "../github/types.js";
 import { OwnersBudgetError } from "../owners/ownersBudgetError.js";
 import { selectFiles, type FileSelection } from "../owners/selectFiles.js";
@@ -16,6 +15,7 @@ import type { ResolvedToken, TokenResolver } from "../tokens/tokenResolver.js";
 import type { PrivateAccess } from "./privateAccess.js";
 import type { RecentRepositories } from "./recentRepositories.js";
 import type { Asker, Fetched } from "./scout.js";
+import type { Upstream } from "./upstream.js";
 
 /** Commits a `/history` page shows. */
 export const HISTORY_PAGE_SIZE = 10;
@@ -45,14 +45,6 @@ export interface OwnersAnswer {
 export interface FetchedOwners extends Fetched<OwnersAnswer> {
   pointsSpent: number;
 }
-
-/** The upstream call of createScout: metered for the default token, and recorded for its errors. */
-export type Upstream = <T>(
-  asker: Asker,
-  resolved: ResolvedToken,
-  resource: "graphql" | "core",
-  call: (token: TokenUse) => Promise<T>,
-) => Promise<T>;
 
 /** The `/history` and `/owners` reads of the Scout. */
 export interface OwnershipAnswers {
@@ -130,6 +122,7 @@ export function createOwnershipAnswers(options: {
   return {
     async history(asker, args) {
       const resolved = await tokens.resolve(asker);
+      await privateAccess.refuseKnownMissing(resolved, args.repo);
       const pinned = args.ref !== undefined && FULL_OID.test(args.ref);
       // A page read by commit id never changes; the first page follows its branch for a short while.
       const answer = await cache.getOrFetch<HistoryPage>({
@@ -153,12 +146,16 @@ export function createOwnershipAnswers(options: {
               ...(args.ref !== undefined ? { ref: args.ref } : {}),
               ...(args.after !== undefined ? { after: args.after } : {}),
             }),
-          );
+          ).catch(async (error: unknown) => {
+            await privateAccess.noteMissing(resolved, args.repo, error);
+            throw error;
+          });
           privateAccess.admit(resolved, page.repository);
           return page;
         },
       });
       const privacy = await privateAccess.settle(
+        asker,
         resolved,
         args.repo,
         answer.value.repository,
@@ -170,6 +167,7 @@ export function createOwnershipAnswers(options: {
 
     async owners(asker, args) {
       const resolved = await tokens.resolve(asker);
+      await privateAccess.refuseKnownMissing(resolved, args.repo);
       let pointsSpent = 0;
       // The year starts at a whole day, so the question (and its cache key) holds for a day.
       const today = new Date(options.now());
@@ -190,13 +188,22 @@ export function createOwnershipAnswers(options: {
               since,
               ...(args.ref !== undefined ? { ref: args.ref } : {}),
             }),
-          );
+          ).catch(async (error: unknown) => {
+            await privateAccess.noteMissing(resolved, args.repo, error);
+            throw error;
+          });
           pointsSpent += 1;
           privateAccess.admit(resolved, value.repository);
           return value;
         },
       });
-      const privacy = await privateAccess.settle(resolved, args.repo, tree.value.repository, tree.fromCache);
+      const privacy = await privateAccess.settle(
+        asker,
+        resolved,
+        args.repo,
+        tree.value.repository,
+        tree.fromCache,
+      );
       const { commit, path } = tree.value;
       const selection = selectFiles(path, tree.value.target);
       const batches: string[][] = [];

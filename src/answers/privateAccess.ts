@@ -1,10 +1,11 @@
-import type { AnswerCache } from "../cache/answerCache.js";
+import type { AnswerCache, CachedAnswer } from "../cache/answerCache.js";
 import { UserFacingError } from "../errors.js";
 import type { AnswerPrivacy } from "../format/privacy.js";
 import type { GitHubClient } from "../github/client.js";
+import { RepositoryNotFoundError } from "../github/errors.js";
 import type { RepoRef, RepositoriesPage, RepositoryAccess, RepositoryVisibility } from "../github/types.js";
-import type { ResolvedToken } from "../tokens/tokenResolver.js";
-import { recordReader } from "./recordReader.js";
+import type { ResolvedToken, TokenAsker } from "../tokens/tokenResolver.js";
+import type { Upstream } from "./upstream.js";
 
 /** What every answer knows of its repository's visibility. */
 export interface VisibilityFacts {
@@ -24,6 +25,11 @@ export class PrivateRepositoryError extends UserFacingError {
 /** Private or internal: GitHub's `isPrivate` covers both; `visibility` is checked too, to fail closed. */
 export function isPrivateRepository(facts: Pick<VisibilityFacts, "isPrivate" | "visibility">): boolean {
   return facts.isPrivate || facts.visibility !== "PUBLIC";
+}
+
+/** Whether a token reads public repositories only: the default token, unless the operator allows more. */
+export function readsPublicOnly(resolved: ResolvedToken, defaultTokenAllowPrivate: boolean): boolean {
+  return resolved.origin === "default" && !defaultTokenAllowPrivate;
 }
 
 /** The privacy of an answer drawn from one repository; undefined when it is public. */
@@ -64,16 +70,32 @@ export interface PrivateAccess {
    * @throws RepositoryNotFoundError when the token lost access, PrivateRepositoryError as `admit`.
    */
   settle(
+    asker: TokenAsker,
     resolved: ResolvedToken,
     repo: RepoRef,
     facts: VisibilityFacts,
     fromCache: boolean,
   ): Promise<AnswerPrivacy | undefined>;
   /**
-   * The repository's visibility as the token sees it: the last confirmation while it lives (short
-   * TTL), else a `RepositoryAccess` read. For `/contributors`, whose REST answer says nothing of it.
+   * The repository's visibility as the token sees it, and when GitHub said so: the last
+   * confirmation while it lives (short TTL), else a `RepositoryAccess` read, metered as every
+   * upstream call. For `/contributors`, whose REST answer says nothing of it.
+   * @throws RepositoryNotFoundError when the token sees no such repository (for the default token,
+   *   remembered for the short TTL: made-up names asked again cost its shared budget nothing).
    */
-  access(resolved: ResolvedToken, repo: RepoRef): Promise<RepositoryAccess>;
+  access(asker: TokenAsker, resolved: ResolvedToken, repo: RepoRef): Promise<CachedAnswer<RepositoryAccess>>;
+  /**
+   * Throws the "not found" this token was given for `repo` within the short TTL, if remembered
+   * (see {@link noteMissing}): asked again, a made-up name costs the shared budget nothing.
+   */
+  refuseKnownMissing(resolved: ResolvedToken, repo: RepoRef): Promise<void>;
+  /**
+   * Remembers a "not found" of `repo` for the short TTL when the default token was told so (other
+   * errors, other tokens: nothing): its budget is everyone's, so a made-up name asked again must
+   * not spend it. A person's or a server's own token is left alone, so access granted there shows
+   * at once.
+   */
+  noteMissing(resolved: ResolvedToken, repo: RepoRef, error: unknown): Promise<void>;
 }
 
 function accessArgs(repo: RepoRef): { owner: string; name: string } {
@@ -87,11 +109,13 @@ export function createPrivateAccess(options: {
   cache: AnswerCache;
   /** `GITHUB_TOKEN_ALLOW_PRIVATE`: the default token may read private repositories. */
   defaultTokenAllowPrivate: boolean;
+  /** The Scout's upstream call (./upstream.ts): access reads are metered as every other. */
+  upstream: Upstream;
 }): PrivateAccess {
-  const { github, cache } = options;
+  const { github, cache, upstream } = options;
 
   function publicOnly(resolved: ResolvedToken): boolean {
-    return resolved.origin === "default" && !options.defaultTokenAllowPrivate;
+    return readsPublicOnly(resolved, options.defaultTokenAllowPrivate);
   }
 
   function admit(resolved: ResolvedToken, facts: VisibilityFacts): void {
@@ -100,31 +124,57 @@ export function createPrivateAccess(options: {
     }
   }
 
-  async function access(resolved: ResolvedToken, repo: RepoRef): Promise<RepositoryAccess> {
-    const answer = await cache.getOrFetch<RepositoryAccess>({
-      kind: "access",
-      fingerprint: resolved.fingerprint,
-      ttl: "short",
-      args: accessArgs(repo),
-      fetch: () =>
-        recordReader({ origin: resolved.origin, publicOnly: publicOnly(resolved) }, () =>
-          github.repositoryAccess(resolved.token, repo),
-        ),
+  const missingRequest = (resolved: ResolvedToken, repo: RepoRef) =>
+    ({ kind: "access-missing", fingerprint: resolved.fingerprint, args: accessArgs(repo) }) as const;
+
+  async function refuseKnownMissing(resolved: ResolvedToken, repo: RepoRef): Promise<void> {
+    // Only the default token's are remembered (noteMissing): other tokens need not ask the store.
+    if (resolved.origin !== "default") return;
+    if ((await cache.peek<boolean>(missingRequest(resolved, repo)))?.value !== true) return;
+    throw new RepositoryNotFoundError(repo).readWith({
+      origin: resolved.origin,
+      publicOnly: publicOnly(resolved),
     });
-    return answer.value;
+  }
+
+  async function noteMissing(resolved: ResolvedToken, repo: RepoRef, error: unknown): Promise<void> {
+    if (resolved.origin !== "default" || !(error instanceof RepositoryNotFoundError)) return;
+    await cache.put({ ...missingRequest(resolved, repo), ttl: "short" }, true);
+  }
+
+  async function access(
+    asker: TokenAsker,
+    resolved: ResolvedToken,
+    repo: RepoRef,
+  ): Promise<CachedAnswer<RepositoryAccess>> {
+    await refuseKnownMissing(resolved, repo);
+    try {
+      return await cache.getOrFetch<RepositoryAccess>({
+        kind: "access",
+        fingerprint: resolved.fingerprint,
+        ttl: "short",
+        args: accessArgs(repo),
+        fetch: () => upstream(asker, resolved, "graphql", (token) => github.repositoryAccess(token, repo)),
+      });
+    } catch (error) {
+      await noteMissing(resolved, repo, error);
+      throw error;
+    }
   }
 
   return {
     publicOnly,
     admit,
     access,
-    async settle(resolved, repo, facts, fromCache) {
+    refuseKnownMissing,
+    noteMissing,
+    async settle(asker, resolved, repo, facts, fromCache) {
       admit(resolved, facts);
       const privacy = repositoryPrivacy(facts);
       if (!privacy) return undefined;
       if (fromCache) {
         // Served only while access was confirmed within the short TTL; past it, ask GitHub again.
-        admit(resolved, await access(resolved, repo));
+        admit(resolved, (await access(asker, resolved, repo)).value);
       } else {
         const confirmed: RepositoryAccess = {
           nameWithOwner: facts.nameWithOwner,

@@ -1,6 +1,6 @@
 import type { AnswerCache, CachedAnswer } from "../cache/answerCache.js";
 import type { RepositoryAccess, RepositoryHeader } from "../github/types.js";
-import type { ResolvedToken } from "../tokens/tokenResolver.js";
+import type { ResolvedToken, TokenAsker } from "../tokens/tokenResolver.js";
 import { isPrivateRepository, type PrivateAccess } from "./privateAccess.js";
 
 /**
@@ -29,12 +29,14 @@ export interface PinnedKey {
  * A repository can turn private. A shared answer is served only while the repository was seen
  * public within the short TTL (by any token: the `public-check` entry); past it, one cheap access
  * read with the asker's own token checks it again (SPEC section 4, as for cached private answers).
+ * The check lives from when GitHub said so, never longer: re-armed from the asker's own access
+ * entry, it ends when that entry does.
  */
 export interface PublicAnswers {
   /** The commit `ref` of a public repository pointed to, seen by any token within the short TTL. */
   refCommit(repo: RepoArgs, ref: string): Promise<string | undefined>;
   /** The shared answer at a commit, if any and if the repository is still public (see above). */
-  pinned<T>(key: PinnedKey, resolved: ResolvedToken): Promise<CachedAnswer<T> | undefined>;
+  pinned<T>(key: PinnedKey, asker: TokenAsker, resolved: ResolvedToken): Promise<CachedAnswer<T> | undefined>;
   /** Shares a freshly fetched answer when its repository is public (and the commit of `ref`). */
   publish(key: PinnedKey, value: { repository: RepositoryHeader }, ref?: string): Promise<void>;
   /** Shares where `ref` of a public repository points, freshly read. */
@@ -51,11 +53,13 @@ export function createPublicAnswers(options: {
     ({ kind: "public-check", fingerprint: PUBLIC_SCOPE, args: { ...repo } }) as const;
 
   /** Whether the repository is public, as seen within the short TTL or asked now with this token. */
-  async function stillPublic(repo: RepoArgs, resolved: ResolvedToken): Promise<boolean> {
+  async function stillPublic(repo: RepoArgs, asker: TokenAsker, resolved: ResolvedToken): Promise<boolean> {
     if ((await cache.peek<boolean>(checkRequest(repo)))?.value === true) return true;
-    const access = await privateAccess.access(resolved, repo);
-    if (isPrivateRepository(access)) return false;
-    await cache.put({ ...checkRequest(repo), ttl: "short" }, true);
+    const access = await privateAccess.access(asker, resolved, repo);
+    if (isPrivateRepository(access.value)) return false;
+    // Dated when GitHub said so: the access entry read may be nearly a short TTL old, and a check
+    // re-armed from now would serve a repository turned private for twice the short TTL.
+    await cache.put({ ...checkRequest(repo), ttl: "short" }, true, access.fetchedAt);
     return true;
   }
 
@@ -68,10 +72,10 @@ export function createPublicAnswers(options: {
         await cache.peek<string>({ kind: "public-refs", fingerprint: PUBLIC_SCOPE, args: { ...repo, ref } })
       )?.value;
     },
-    async pinned<T>(key: PinnedKey, resolved: ResolvedToken) {
+    async pinned<T>(key: PinnedKey, asker: TokenAsker, resolved: ResolvedToken) {
       const shared = await cache.peek<T>({ ...key, fingerprint: PUBLIC_SCOPE });
       if (!shared) return undefined;
-      return (await stillPublic({ owner: key.args.owner, name: key.args.name }, resolved))
+      return (await stillPublic({ owner: key.args.owner, name: key.args.name }, asker, resolved))
         ? shared
         : undefined;
     },

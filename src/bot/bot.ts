@@ -20,8 +20,13 @@ export type Transport = "gateway" | "http";
 export interface Bot {
   transport: Transport;
   core: InteractionCore;
-  /** The HTTP server's base URL once started (HTTP mode, or gateway mode with a port), else null. */
+  /**
+   * The base URL of the HTTP server once started, else null: in HTTP mode the public one
+   * (`/interactions`), in gateway mode the one with `/healthz`, `/readyz` and `/metrics`.
+   */
   readonly httpUrl: string | null;
+  /** The base URL that serves `/metrics` (with `/healthz` and `/readyz`), else null. */
+  readonly metricsUrl: string | null;
   /** Connects (gateway) or listens (HTTP); resolves once interactions can arrive. */
   start(): Promise<void>;
   /**
@@ -36,8 +41,17 @@ export interface BotOptions {
   apiUrl: string;
   /** The application's public key: interactions come over HTTP (no gateway connection). */
   publicKey?: string | undefined;
-  /** The HTTP server's port: required in HTTP mode (0: any free port); in gateway mode, `/healthz` only. */
+  /**
+   * The HTTP server's port: required in HTTP mode (0: any free port); in gateway mode, `/healthz`,
+   * `/readyz` and `/metrics` when `metricsPort` is not given.
+   */
   httpPort?: number | undefined;
+  /**
+   * METRICS_PORT: `/metrics`, `/healthz` and `/readyz` on a server of their own (0: any free port),
+   * never on the public `/interactions` port. Absent in HTTP mode: `/healthz` and `/readyz` stay on
+   * `httpPort` and `/metrics` (the default token's budget) is not served at all.
+   */
+  metricsPort?: number | undefined;
   httpHost?: string;
   /** Gateway mode: the shards of this process. */
   shards?: ShardSelection;
@@ -46,7 +60,7 @@ export interface BotOptions {
   logger: Logger;
   deferAfterMs?: number;
   /** The bound on work in flight (see the core's MAX_ACTIVE and MAX_QUEUED). */
-  admission?: { maxActive?: number; maxQueued?: number };
+  admission?: { maxActive?: number; maxQueued?: number; maxPerUser?: number; maxPerServer?: number };
   /** Where the bot counts what it does (`GET /metrics`); absent: no metrics route. */
   metrics?: BotMetrics & { setSources(sources: MetricsSources): void };
   /** What the metrics' gauges read beside the shards (the default token's budget). */
@@ -118,37 +132,53 @@ export function createBot(options: BotOptions): Bot {
     if (options.storesAnswer) checks.stores = await options.storesAnswer();
     return checks;
   };
+  const interactions = options.publicKey
+    ? createInteractionsEndpoint({
+        verify: createSignatureVerifier(options.publicKey),
+        core,
+        rest,
+        replayGuard: options.replayGuard ?? createMemoryReplayGuard(),
+        logger,
+      })
+    : undefined;
+  const operations = {
+    logger,
+    readiness,
+    ...(options.metrics ? { metrics: options.metrics.registry } : {}),
+  };
+  // HTTP mode: the public port takes Discord's requests; what an operator reads lives on METRICS_PORT
+  // (or, without it, health and readiness beside /interactions and no metrics). Gateway mode: one
+  // server for the operator, on METRICS_PORT or else HTTP_PORT (SPEC section 5).
+  const metricsPort = transport === "http" ? options.metricsPort : (options.metricsPort ?? options.httpPort);
   const server: BotHttpServer | null =
-    transport === "http" || options.httpPort !== undefined
+    transport === "http"
       ? createBotHttpServer({
           logger,
-          readiness,
-          ...(options.metrics ? { metrics: options.metrics.registry } : {}),
-          ...(options.publicKey
-            ? {
-                interactions: createInteractionsEndpoint({
-                  verify: createSignatureVerifier(options.publicKey),
-                  core,
-                  rest,
-                  replayGuard: options.replayGuard ?? createMemoryReplayGuard(),
-                  logger,
-                }),
-              }
-            : {}),
+          ...(interactions ? { interactions } : {}),
+          ...(options.metricsPort === undefined ? { readiness } : { health: false }),
         })
       : null;
+  const metricsServer: BotHttpServer | null =
+    metricsPort !== undefined ? createBotHttpServer(operations) : null;
 
   return {
     transport,
     core,
     get httpUrl() {
-      return server?.url ?? null;
+      return (server ?? metricsServer)?.url ?? null;
+    },
+    get metricsUrl() {
+      return metricsServer?.url ?? null;
     },
     async start() {
+      if (metricsServer) {
+        const port = await metricsServer.listen(metricsPort ?? 0, options.httpHost);
+        logger.info({ port }, "metrics, health and readiness listening");
+      }
       if (server) {
         const port = await server.listen(options.httpPort ?? 0, options.httpHost);
-        serving = transport === "http";
-        logger.info({ port, transport }, "HTTP server listening");
+        serving = true;
+        logger.info({ port, transport }, "interactions endpoint listening");
       }
       if (client) {
         const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
@@ -176,6 +206,7 @@ export function createBot(options: BotOptions): Bot {
       }
       await client?.destroy();
       await server?.close();
+      await metricsServer?.close();
     },
   };
 }

@@ -25,6 +25,12 @@ export interface Coordination {
   add(keys: readonly string[], amount: number, expiresAt: Date): Promise<void>;
   /** The counters' values, 0 for one never added to. @throws when the shared store cannot be asked. */
   counts(keys: readonly string[]): Promise<number[]>;
+  /**
+   * Takes one attempt under `key` when fewer than `max` were taken in the last `windowMs` (a sliding
+   * window every process counts in). @returns null when taken, else when the next one will be
+   * allowed (epoch ms; nothing taken). @throws when the shared store cannot be asked.
+   */
+  attempt(key: string, max: number, windowMs: number): Promise<number | null>;
 }
 
 /**
@@ -48,6 +54,8 @@ export function memoryCoordination(now: () => number = Date.now): Coordination {
   const counters = new Map<string, { value: number; until: number }>();
   const sweepHeld = sweeper(held, (until) => until);
   const sweepCounters = sweeper(counters, (counter) => counter.until);
+  const attempts = new Map<string, number[]>();
+  const sweepAttempts = sweeper(attempts, (times) => times.at(-1) ?? 0);
   return {
     shared: false,
     async claim(key, ttlMs) {
@@ -75,6 +83,18 @@ export function memoryCoordination(now: () => number = Date.now): Coordination {
         const counter = counters.get(key);
         return counter && counter.until > time ? counter.value : 0;
       });
+    },
+    async attempt(key, max, windowMs) {
+      const time = now();
+      sweepAttempts(time - windowMs);
+      const recent = (attempts.get(key) ?? []).filter((at) => at > time - windowMs);
+      if (recent.length >= max) {
+        attempts.set(key, recent);
+        return (recent[0] ?? time) + windowMs;
+      }
+      recent.push(time);
+      attempts.set(key, recent);
+      return null;
     },
   };
 }
@@ -104,6 +124,23 @@ return 0`;
 
 /** The values of every key, in one round trip. */
 const GET_ALL = `return redis.call("MGET", unpack(KEYS))`;
+
+/**
+ * A sliding window in a sorted set of attempt times, on Redis's own clock (processes' clocks may
+ * disagree; the server's is one). Returns -1 when the attempt is taken, else when the oldest
+ * attempt leaves the window.
+ */
+const ATTEMPT = `local time = redis.call("TIME")
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local window = tonumber(ARGV[2])
+redis.call("ZREMRANGEBYSCORE", KEYS[1], "-inf", now - window)
+if redis.call("ZCARD", KEYS[1]) >= tonumber(ARGV[1]) then
+  local oldest = redis.call("ZRANGE", KEYS[1], 0, 0, "WITHSCORES")
+  return tonumber(oldest[2]) + window
+end
+redis.call("ZADD", KEYS[1], now, now .. ":" .. ARGV[3])
+redis.call("PEXPIRE", KEYS[1], window)
+return -1`;
 
 /**
  * Claims in Redis, under `<prefix>:claims:<key>`, holding a value of this process's own so a
@@ -155,6 +192,18 @@ export function redisCoordination(client: RedisCommands, prefix: string, timeout
         "Redis counters",
       )) as Array<string | null>;
       return keys.map((_, index) => Number(values[index] ?? 0) || 0);
+    },
+    async attempt(key, max, windowMs) {
+      const reply = await withTimeout(
+        client.eval(ATTEMPT, {
+          keys: [full(key)],
+          arguments: [String(max), String(Math.ceil(windowMs)), randomBytes(6).toString("hex")],
+        }),
+        timeoutMs,
+        "Redis attempt",
+      );
+      const retryAt = Number(reply);
+      return retryAt < 0 ? null : retryAt;
     },
   };
 }

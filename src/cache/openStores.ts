@@ -34,8 +34,17 @@ export const CACHE_NAMESPACES = [
   "recents",
 ] as const;
 
-/** The durable namespaces: server tokens, server settings and user sign-ins. */
-export const DURABLE_NAMESPACES = ["vault", "settings", "user-tokens"] as const;
+/**
+ * The durable namespaces: server tokens, server settings, user sign-ins, `/token set` checks, and
+ * the versions of server tokens and sign-ins (Redis).
+ */
+export const DURABLE_NAMESPACES = [
+  "vault",
+  "settings",
+  "user-tokens",
+  "token-checks",
+  "token-versions",
+] as const;
 
 export type StoreBackend = "memory" | "sqlite" | "redis";
 

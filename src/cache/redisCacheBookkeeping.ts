@@ -7,8 +7,9 @@ import type { CacheBookkeeping } from "./cacheBound.js";
  * eviction cannot reach them; they also carry no TTL, so a `volatile-*` policy cannot either).
  *
  * Three keys beside the cache, under the store prefix: a sorted set of last use per stored key
- * (`<prefix>:lru:ticks`, score = milliseconds), a hash of sizes (`<prefix>:lru:sizes`, bytes of key
- * and value as `STRLEN` counts them) and the running total (`<prefix>:lru:total`). Each change is
+ * (`<prefix>:lru:ticks`, score = milliseconds), a hash of sizes (`<prefix>:lru:sizes`, what each
+ * entry costs Redis, see {@link REDIS_ENTRY_OVERHEAD_BYTES}) and the running total
+ * (`<prefix>:lru:total`). Each change is
  * one Lua script, atomic across processes sharing the instance. The scripts touch the cache keys
  * they find in the books, which a Redis Cluster would refuse (keys not declared): one instance,
  * or a cluster with all RepoScout keys in one hash slot, is what this supports.
@@ -24,10 +25,27 @@ export interface RedisScripting {
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
 }
 
+/**
+ * What one cache entry costs Redis beyond what `MEMORY USAGE` reports for its key: its member in
+ * the sorted set of recency and its field in the hash of sizes (each the key's bytes again, booked
+ * apart, plus about 97 and 53 bytes of nodes and dict entries), its expiry's dict entry and its
+ * share of the dicts' tables (about 90 bytes): 240 measured on Redis 7.0 with jemalloc over
+ * thousands of entries, rounded up so the books err high (bench/redis-memory.ts measures it again).
+ * Booking only key and value bytes let Redis use 3.7 times `CACHE_MAX_MB` for entries of 50 bytes,
+ * which anyone can create by asking.
+ */
+export const REDIS_ENTRY_OVERHEAD_BYTES = 256;
+
+/**
+ * Books an entry at what Redis holds for it: `MEMORY USAGE` of its key (key, value and their
+ * allocations, as jemalloc rounds them), the key's bytes twice more (the books' own copies) and
+ * ARGV[2] of overhead. A Redis that refuses `MEMORY USAGE` inside scripts gets a bound from above:
+ * jemalloc's size classes are at most 25% apart, plus a key object's 64 bytes.
+ */
 const WRITTEN = `
-local size = redis.call('STRLEN', KEYS[4])
+local length = redis.call('STRLEN', KEYS[4])
 local old = tonumber(redis.call('HGET', KEYS[2], KEYS[4]) or '0')
-if size == 0 then
+if length == 0 then
   if old > 0 then
     redis.call('HDEL', KEYS[2], KEYS[4])
     redis.call('ZREM', KEYS[1], KEYS[4])
@@ -35,7 +53,11 @@ if size == 0 then
   end
   return 0
 end
-size = size + string.len(KEYS[4])
+local usage = redis.pcall('MEMORY', 'USAGE', KEYS[4], 'SAMPLES', '0')
+if type(usage) ~= 'number' then
+  usage = math.ceil((length + string.len(KEYS[4])) * 1.25) + 64
+end
+local size = usage + 2 * string.len(KEYS[4]) + tonumber(ARGV[2])
 redis.call('HSET', KEYS[2], KEYS[4], size)
 redis.call('ZADD', KEYS[1], ARGV[1], KEYS[4])
 redis.call('INCRBY', KEYS[3], size - old)
@@ -116,7 +138,10 @@ export function redisCacheBookkeeping(
       await client.eval(READ, { keys: [ticks], arguments: pairs });
     },
     async written(storedKey) {
-      await client.eval(WRITTEN, { keys: [...books, storedKey], arguments: [String(tick())] });
+      await client.eval(WRITTEN, {
+        keys: [...books, storedKey],
+        arguments: [String(tick()), String(REDIS_ENTRY_OVERHEAD_BYTES)],
+      });
     },
     async removed(storedKey) {
       await client.eval(REMOVED, { keys: [...books, storedKey], arguments: [] });

@@ -32,9 +32,11 @@ import {
 import {
   baseName,
   digitsOf,
-  displayLine,
+  displayFileLine,
   languageFor,
   MAX_LINES_IN_MESSAGE,
+  partialLineNote,
+  partialLineOf,
   safeFileName,
   fileLines,
   utf8Bytes,
@@ -120,6 +122,7 @@ export function formatBlame(answer: BlameAnswer, view: BlameView, meta: BlameMet
   );
   const { start } = selection;
   const end = Math.max(start, selection.end);
+  const partial = partialLineOf(file);
 
   const fileUrl = objectUrl(answer.repository.url, "blob", answer.commit.oid, answer.path);
   const hasLines = total > 0;
@@ -136,6 +139,7 @@ export function formatBlame(answer: BlameAnswer, view: BlameView, meta: BlameMet
           `lines after ${formatCount(lines.length)} have no text here.`,
       );
     }
+    if (partial !== null && partial >= start && partial <= end) notes.push(partialLineNote(partial));
   }
 
   // The commits of the selection (clipped to it): the attachment lists them all.
@@ -180,7 +184,8 @@ export function formatBlame(answer: BlameAnswer, view: BlameView, meta: BlameMet
         }
       }
       const source = lines[line - 1];
-      const display = source === undefined ? { text: "", cut: false } : displayLine(source);
+      const display =
+        source === undefined ? { text: "", cut: false } : displayFileLine(source, line === partial);
       const text = `${String(line).padStart(width)} ${gutter} │ ${display.text}`;
       const cost = text.length + (shown.length > 0 ? 1 : 0);
       if (used + cost > descriptionBudget) break;

@@ -22,9 +22,11 @@ import {
 import {
   baseName,
   digitsOf,
-  displayLine,
+  displayFileLine,
   languageFor,
   MAX_LINES_IN_MESSAGE,
+  partialLineNote,
+  partialLineOf,
   rawLine,
   safeFileName,
   fileLines,
@@ -115,6 +117,8 @@ function formatBlob(
   }
   const { start, end, sentences } = windowOfLines(total, view, !file.isTruncated);
   notes.push(...sentences);
+  const partial = partialLineOf(file);
+  if (partial !== null && partial >= start && partial <= end) notes.push(partialLineNote(partial));
 
   const count = end - start + 1;
   const width = digitsOf(end);
@@ -127,7 +131,7 @@ function formatBlob(
   const shown: string[] = [];
   let anyCut = false;
   for (let line = start; line <= end && shown.length < MAX_LINES_IN_MESSAGE; line += 1) {
-    const display = displayLine(lines[line - 1] ?? "");
+    const display = displayFileLine(lines[line - 1] ?? "", line === partial);
     const text = `${String(line).padStart(width)} │ ${display.text}`;
     const cost = text.length + (shown.length > 0 ? 1 : 0);
     if (used + cost > budget) break;

@@ -55,6 +55,20 @@ export type KnownUserError =
   | TokenRejectedError
   | BusyError;
 
+/** Why a request was not started or not finished, and when to try again. */
+function busySentence(reason: BusyError["reason"]): string {
+  switch (reason) {
+    case "full":
+      return "RepoScout has more requests than it can take right now, so this one was not started. Try again in a minute.";
+    case "waitedTooLong":
+      return "RepoScout was too busy to get to this request in time. Try again in a minute.";
+    case "perUser":
+      return "You already have several requests running or waiting, so this one was not started. Try again once they are answered.";
+    case "perServer":
+      return "This server already has as many requests running or waiting as RepoScout takes from one server, so this one was not started. Try again in a minute.";
+  }
+}
+
 /** Why `/login` cannot work, and who can fix it. */
 export function signInUnavailableSentence(reason: SignInUnavailableError["reason"]): string {
   switch (reason) {
@@ -203,9 +217,7 @@ function knownErrorSentence(error: KnownUserError, situation: ErrorSituation): s
     case "sign_in_unavailable":
       return signInUnavailableSentence(error.reason);
     case "busy":
-      return error.reason === "full"
-        ? "RepoScout has more requests than it can take right now, so this one was not started. Try again in a minute."
-        : "RepoScout was too busy to get to this request in time. Try again in a minute.";
+      return busySentence(error.reason);
     case "token_rejected":
       return "GitHub did not accept that token, so nothing was stored. Check that it was copied whole and has not expired or been revoked, then run `/token set` again.";
     default:

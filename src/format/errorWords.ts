@@ -1,4 +1,5 @@
 import type { RepoRef } from "../github/types.js";
+import { escapeLabel, inlineCode, sanitizeSingleLine, truncate } from "./escape.js";
 
 /**
  * The pieces error sentences are built of: how a name is quoted, how a time is shown, and the next
@@ -16,13 +17,15 @@ export interface ErrorSituation {
 }
 
 /**
- * A user-given or upstream name inside inline code in a sentence. Backticks would end the code
- * span early, so they are dropped; very long values are cut so the sentence stays short.
+ * The one way a sentence quotes text it did not write: a name, a path, a ref, a symbolic link's
+ * target, from a repository or from the user. On one line (line breaks, control and bidirectional
+ * characters go), cut to `max` characters so the sentence stays short, as inline code, which copies
+ * as it is; text holding a backtick, which could end the code span and let the rest render as
+ * markup, is an escaped label instead (no markup, no mention).
  */
-export function quoted(value: string): string {
-  const clean = String(value).replace(/`/g, "").replace(/\s+/g, " ");
-  const cut = clean.length > 100 ? `${clean.slice(0, 99)}…` : clean;
-  return `\`${cut === "" ? " " : cut}\``;
+export function quoted(value: string, max = 100): string {
+  const line = sanitizeSingleLine(String(value));
+  return line.includes("`") ? escapeLabel(line, max) : inlineCode(truncate(line, max));
 }
 
 /** A repository as people write it, quoted. */

@@ -191,5 +191,5 @@ function symlinkSentence(error: NotAFileError): string {
   const resolved = resolveLinkTarget(error.path, target);
   return resolved === null
     ? `${lead}, outside the repository: there are no lines here to blame.`
-    : `${lead}: it has no lines of its own. Blame its target with \`path:${resolved}\`.`;
+    : `${lead}: it has no lines of its own. Blame its target with ${quoted(`path:${resolved}`, 300)}.`;
 }

@@ -1,4 +1,4 @@
-import { inlineCode, truncate } from "./escape.js";
+import { quoted } from "./errorWords.js";
 
 /**
  * Why an answer must not be shown to everyone (SPEC section 4, private code): it was drawn from a
@@ -21,7 +21,7 @@ export type PrivateDelivery = "onlyYou" | "onlyYouNoThread" | "onlyYouHere" | "i
 /** What is private, for the note: "`demo/secret` is private", "this list holds 2 private repositories". */
 function whatIsPrivate(privacy: AnswerPrivacy): string {
   if (privacy.kind === "repository") {
-    const name = inlineCode(truncate(privacy.nameWithOwner, 100));
+    const name = quoted(privacy.nameWithOwner);
     return privacy.visibility === "INTERNAL"
       ? `${name} is internal (its enterprise's members only)`
       : `${name} is private`;

@@ -1,4 +1,5 @@
 import { breakCodeFences, ELLIPSIS } from "./escape.js";
+import { formatCount } from "./message.js";
 
 /**
  * Helpers shared by the formatters that show lines of a file (blame, contents): splitting, the
@@ -42,6 +43,30 @@ export function fileLines(file: { readonly text: string }): readonly string[] {
     linesOfFile.set(file, lines);
   }
   return lines;
+}
+
+/**
+ * The number of the line GitHub's text cut (512,000 bytes) stopped inside, or null: the last line
+ * of a cut text that does not end with a line end is only its start, and must not read as whole.
+ */
+export function partialLineOf(file: { readonly text: string; readonly isTruncated: boolean }): number | null {
+  if (!file.isTruncated || file.text === "" || file.text.endsWith("\n")) return null;
+  return fileLines(file).length;
+}
+
+/** The sentence said above the code when the line GitHub's cut stopped inside is shown. */
+export function partialLineNote(line: number): string {
+  return `Line ${formatCount(line)} is cut (${ELLIPSIS}) where GitHub's text stops: the rest of it is not here.`;
+}
+
+/**
+ * {@link displayLine} for a line that may be the one GitHub's cut stopped inside (`partial`): that
+ * one ends with "…" like a line cut for width, so no cut line reads as whole.
+ */
+export function displayFileLine(line: string, partial: boolean): { text: string; cut: boolean } {
+  const display = displayLine(line);
+  if (!partial || display.cut) return display;
+  return { text: `${display.text}${ELLIPSIS}`, cut: false };
 }
 
 /** A line as written to a text attachment: its own text, without a Windows line end. */

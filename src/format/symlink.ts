@@ -1,16 +1,14 @@
 import type { ContentsAnswer } from "../github/types.js";
-import { escapeLabel, inlineCode, truncate } from "./escape.js";
+import { escapeLabel } from "./escape.js";
+import { quoted as quotedUpTo } from "./errorWords.js";
 import { maskedLink, objectUrl } from "./message.js";
 
 /** Characters of a link's target or path quoted in the answer. */
 const QUOTED_WIDTH = 300;
 
-/**
- * Repository text quoted on one line: as inline code, which copies as it is, unless it holds a
- * backtick, which could end the code span; then as an escaped label (no markup, no mention).
- */
+/** Repository text quoted as every sentence quotes it (errorWords' `quoted`), up to 300 characters. */
 function quoted(text: string, max = QUOTED_WIDTH): string {
-  return text.includes("`") ? escapeLabel(text, max) : inlineCode(truncate(text, max));
+  return quotedUpTo(text, max);
 }
 
 /**

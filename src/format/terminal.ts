@@ -15,6 +15,17 @@ export interface TerminalOptions {
   now: Date;
   /** Width of the separator lines; 80 by default. */
   width?: number;
+  /**
+   * The name Discord shows for a user mention (`<@id>` reads as `@Ada`), or undefined for a user
+   * it does not know; without it, or for an unknown user, a mention reads `@user:<id>`.
+   */
+  userName?: (id: string) => string | undefined;
+}
+
+/** What prose is read against: the clock and the names of mentioned users. */
+interface Reading {
+  now: Date;
+  mention: (id: string) => string;
 }
 
 /** A button as a numbered choice of the terminal chat, in the order the message shows them. */
@@ -123,7 +134,7 @@ function timestampText(unix: number, style: string, now: Date): string {
 }
 
 /** Markdown outside code blocks, drawn: escapes resolved, links spelled out, timestamps read, bold styled. */
-function renderProse(text: string, styles: Styles, now: Date): string {
+function renderProse(text: string, styles: Styles, reading: Reading): string {
   // Escapes first: an escaped backtick or bracket is plain text, never the edge of code or a link.
   let out = text.replace(/\\([^\p{L}\p{N}\s])/gu, (_, c: string) =>
     c.length === 1 && c.charCodeAt(0) < 128 ? String.fromCharCode(ESCAPE_BASE + c.charCodeAt(0)) : c,
@@ -135,9 +146,9 @@ function renderProse(text: string, styles: Styles, now: Date): string {
   });
   out = out
     .replace(/<t:(-?\d{1,13})(?::([tTdDfFR]))?>/g, (_, unix: string, style?: string) =>
-      timestampText(Number(unix), style ?? "f", now),
+      timestampText(Number(unix), style ?? "f", reading.now),
     )
-    .replace(/<@!?(\d+)>/g, "@user:$1")
+    .replace(/<@!?(\d+)>/g, (_, id: string) => reading.mention(id))
     .replace(/<@&(\d+)>/g, "@role:$1")
     .replace(/<#(\d+)>/g, "#channel:$1")
     .replace(
@@ -154,14 +165,14 @@ function renderProse(text: string, styles: Styles, now: Date): string {
 }
 
 /** Markdown with code blocks: prose drawn by `renderProse`, code shown in a gutter, fences gone. */
-function renderMarkdown(text: string, styles: Styles, now: Date): string[] {
+function renderMarkdown(text: string, styles: Styles, reading: Reading): string[] {
   const parts = defang(text).split("```");
   const lines: string[] = [];
   parts.forEach((part, index) => {
     // An odd part is inside a block; a last odd part with no closing fence is shown as prose.
     const isCode = index % 2 === 1 && index < parts.length - 1;
     if (!isCode) {
-      const prose = renderProse(index > 0 && index % 2 === 1 ? `\`\`\`${part}` : part, styles, now);
+      const prose = renderProse(index > 0 && index % 2 === 1 ? `\`\`\`${part}` : part, styles, reading);
       const trimmed = prose.replace(/^\n/, "").replace(/\n$/, "");
       if (trimmed !== "") lines.push(...trimmed.split("\n"));
       return;
@@ -176,23 +187,23 @@ function renderMarkdown(text: string, styles: Styles, now: Date): string[] {
   return lines;
 }
 
-function renderEmbed(embed: APIEmbed, styles: Styles, now: Date): string[] {
+function renderEmbed(embed: APIEmbed, styles: Styles, reading: Reading): string[] {
   const lines: string[] = [];
-  if (embed.author?.name) lines.push(styles.dim(renderProse(defang(embed.author.name), styles, now)));
-  if (embed.title) lines.push(styles.bold(renderProse(defang(embed.title), styles, now)));
+  if (embed.author?.name) lines.push(styles.dim(renderProse(defang(embed.author.name), styles, reading)));
+  if (embed.title) lines.push(styles.bold(renderProse(defang(embed.title), styles, reading)));
   if (embed.url) lines.push(styles.link(defang(embed.url)));
   if (embed.description) {
     if (lines.length > 0) lines.push("");
-    lines.push(...renderMarkdown(embed.description, styles, now));
+    lines.push(...renderMarkdown(embed.description, styles, reading));
   }
   for (const field of embed.fields ?? []) {
     lines.push("");
-    lines.push(styles.bold(renderProse(defang(field.name), styles, now)));
-    lines.push(...renderMarkdown(field.value, styles, now).map((line) => `  ${line}`));
+    lines.push(styles.bold(renderProse(defang(field.name), styles, reading)));
+    lines.push(...renderMarkdown(field.value, styles, reading).map((line) => `  ${line}`));
   }
   if (embed.footer?.text) {
     lines.push("");
-    lines.push(styles.dim(renderProse(defang(embed.footer.text), styles, now)));
+    lines.push(styles.dim(renderProse(defang(embed.footer.text), styles, reading)));
   }
   const bar = styles.bar(embed.color);
   return lines.map((line) => `${bar} ${line}`);
@@ -225,11 +236,22 @@ export function listChoices(message: FormattedMessage): TerminalChoice[] {
 export function renderForTerminal(message: FormattedMessage, options: TerminalOptions): string {
   const styles = options.color ? ANSI : PLAIN;
   const width = Math.max(20, Math.min(400, Math.floor(options.width ?? 80)));
+  const reading: Reading = {
+    now: options.now,
+    // A name is text from elsewhere (a person chose it): drawn as it is, its `**` or `[x](y)` as
+    // plain characters (held as escapes, which the end of renderProse turns back) and its control
+    // characters visible.
+    mention: (id) => {
+      const name = options.userName?.(id);
+      if (name === undefined) return `@user:${id}`;
+      return `@${defang(name).replace(/[!-/:-@[-`{-~]/g, (c) => String.fromCharCode(ESCAPE_BASE + c.charCodeAt(0)))}`;
+    },
+  };
   const out: string[] = [];
-  if (message.content) out.push(...renderMarkdown(message.content, styles, options.now));
+  if (message.content) out.push(...renderMarkdown(message.content, styles, reading));
   for (const embed of message.embeds) {
     if (out.length > 0) out.push("");
-    out.push(...renderEmbed(embed, styles, options.now));
+    out.push(...renderEmbed(embed, styles, reading));
   }
   if (message.files.length > 0) {
     out.push("");

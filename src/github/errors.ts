@@ -1,5 +1,5 @@
 import { UserFacingError } from "../errors.js";
-import type { RepoRef } from "./types.js";
+import type { RepoRef, RepositoryAccess } from "./types.js";
 
 /**
  * The error taxonomy of the GitHub client. Every answer GitHub can give that is not the data asked
@@ -36,6 +36,11 @@ export interface GitHubErrorContext {
   request?: GitHubRequestInfo;
   response?: GitHubResponseInfo;
   cause?: unknown;
+  /**
+   * The repository GitHub answered with, when the error is about something inside it (a ref, a
+   * path): its visibility decides whether a public-only token may even say so (SPEC section 4).
+   */
+  repository?: RepositoryAccess;
 }
 
 /** Bodies are kept for the log, not in full: a blob answer can be half a megabyte. */
@@ -67,11 +72,18 @@ export abstract class GitHubError extends UserFacingError {
   tokenOrigin: ReaderOrigin | undefined;
   /** Set with {@link tokenOrigin}: the token reads public repositories only (the default token). */
   publicOnly: boolean | undefined;
+  /**
+   * The repository GitHub showed, when the error is about something inside it (see
+   * {@link GitHubErrorContext.repository}): a missing path of a private repository must read, to a
+   * public-only token, as the repository being private, or it tells what the repository holds.
+   */
+  readonly seenRepository: RepositoryAccess | undefined;
 
   constructor(context: GitHubErrorContext = {}) {
     super(context.cause === undefined ? undefined : { cause: context.cause });
     this.request = context.request;
     this.response = context.response;
+    this.seenRepository = context.repository;
   }
 
   /** Records whose token read, unless already recorded (the first reader is the one GitHub saw). */

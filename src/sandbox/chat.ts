@@ -1,3 +1,4 @@
+import { rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { pino } from "pino";
 import type { Config } from "../config.js";
@@ -22,6 +23,11 @@ export function sandboxBanner(world: SandboxWorld, logFile: string, invoker: Inv
   return [
     "RepoScout sandbox: a local GitHub with a demo world, a local Discord, and the real bot.",
     `  local GitHub:  ${world.github.graphqlUrl} (REST ${world.github.restUrl}), demo token ${DEMO_TOKEN}`,
+    ...(world.config.github.webUrl === world.github.webUrl
+      ? [
+          `  web pages:     ${world.github.webUrl}/demo/widgets (every link of an answer opens on the local GitHub)`,
+        ]
+      : []),
     `  local Discord: ${world.discord.apiUrl}; server «${world.discord.guildName}», channel #general`,
     `  you are ${describeInvoker(world, invoker)} (/as member to change)`,
     `  sign-in: /login, then the device page ${world.github.webUrl}/login/device or /approve (see /help)`,
@@ -51,7 +57,17 @@ export async function runSandboxChat(config: Config, options: SandboxChatOptions
   const output = options.output ?? process.stdout;
   const logger = sandboxLogger(config);
   const logFile = join(config.dataDir, "sandbox.log");
+  // Answers link to the local GitHub's pages at a port chosen each run: cached answers of an earlier
+  // run would link to a port nothing listens on any more, so the sandbox's cache starts empty (the
+  // vaults, in their own file, stay).
+  await Promise.all(
+    ["cache.sqlite", "cache.sqlite-wal", "cache.sqlite-shm"].map((name) =>
+      rm(join(config.dataDir, name), { force: true }),
+    ),
+  );
   const starting = startSandboxWorld({
+    // Answers link to the local GitHub's own pages, so every link a newcomer clicks opens.
+    github: { htmlUrl: "self" },
     dataDir: resolve(config.dataDir),
     // Absolute: git runs inside each repository, where a relative path means something else.
     githubDataDir: resolve(config.dataDir, "demo-world"),

@@ -73,6 +73,8 @@ export interface ChatSession {
   /** Handles one typed line. Never throws: problems are printed and read as "failed". */
   handle(line: string): Promise<LineOutcome>;
   readonly invoker: Invoker;
+  /** Stops watching a waiting sign-in: nothing more is printed. */
+  close(): void;
 }
 
 /** A button of the last answer, by the number the terminal shows. */
@@ -110,6 +112,9 @@ the same person, signed in or not), /history, /menu, /approve, /deny, /help, /qu
 /** Discord's answer to a response that came after the interaction's 3-second deadline. */
 const UNKNOWN_INTERACTION = 10062;
 
+/** How long one step of watching a `/login` message waits (see watchSignIn). */
+const SIGN_IN_WATCH_STEP_MS = 2_000;
+
 /** Fields of a form whose typed text is a secret: never echoed. */
 const SECRET_FIELD = /token|secret|passw|key/i;
 
@@ -144,13 +149,45 @@ export function createChatSession(options: ChatSessionOptions): ChatSession {
   const answerWaitMs = options.answerWaitMs ?? ANSWER_WAIT_MS;
   const botName = world.discord.users.bot.username;
   let invoker: Invoker = options.invoker ?? "admin";
+  // A mention reads as Discord shows it, the person's display name (`@Ada`), never their id.
+  const cast = new Map(Object.values(world.discord.users).map((user) => [user.id, user]));
+  const mentionName = (id: string): string | undefined => {
+    const user = cast.get(id);
+    return user ? (user.global_name ?? user.username) : undefined;
+  };
   let choices = new Map<number, Choice>();
-  /** The last `/login` whose code still waits for an answer. */
-  let signingIn: { interactionId: string; userCode: string } | null = null;
+  /**
+   * The last `/login` whose code still waits for an answer, and what its message turned into once
+   * the bot read the answer (printed then, however the answer came: the device page in a browser,
+   * `/approve`, `/deny`, or the code's expiry).
+   */
+  let signingIn: { interactionId: string; userCode: string; outcome: Promise<boolean | null> } | null = null;
+  let closed = false;
+
+  /**
+   * Watches a `/login` message until the bot edits the code away, then prints it as it is now
+   * ("Signed in as …", or why not), as Discord shows an edit of the ephemeral message in place.
+   * Resolves to whether it is an error, or null when the session closed or the interaction is gone.
+   * Waits in short steps, so a closed session leaves no long timer behind.
+   */
+  async function watchSignIn(interactionId: string): Promise<boolean | null> {
+    const handle = world.discord.interaction(interactionId);
+    if (!handle) return null;
+    while (!closed) {
+      const record = await handle
+        .waitFor((current) => userCodeOf(current) === null, { timeoutMs: SIGN_IN_WATCH_STEP_MS })
+        .catch(() => null);
+      if (closed) return null;
+      if (!record) continue;
+      if (signingIn?.interactionId === interactionId) signingIn = null;
+      return render(record).isError;
+    }
+    return null;
+  }
 
   /**
    * `/approve [login]` or `/deny`: answers the last `/login` code at the GitHub stand-in, as a
-   * person on the device page would, then shows the message once the bot has read the answer.
+   * person on the device page would, then waits for the message the bot edits (printed by the watch).
    */
   async function answerSignIn(approve: boolean, login: string): Promise<LineOutcome> {
     const pending = signingIn;
@@ -158,20 +195,30 @@ export function createChatSession(options: ChatSessionOptions): ChatSession {
       screen.print("No sign-in is waiting: run /login first.");
       return "failed";
     }
-    signingIn = null;
     if (approve) world.github.oauth.approve(pending.userCode, login);
     else world.github.oauth.deny(pending.userCode);
-    const handle = world.discord.interaction(pending.interactionId);
-    if (!handle) return "failed";
-    const answer = render(
-      await handle.waitFor((record) => userCodeOf(record) === null, { timeoutMs: answerWaitMs }),
-    );
-    return answer.isError ? "failed" : "ok";
+    const timeout = new Promise<"late">((resolve) => {
+      const timer = setTimeout(() => resolve("late"), answerWaitMs);
+      void pending.outcome.finally(() => clearTimeout(timer));
+    });
+    const isError = await Promise.race([pending.outcome, timeout]);
+    if (isError === "late") {
+      screen.print(
+        `${botName} did not read the answer within ${Math.round(answerWaitMs / 1000)} seconds; moving on.`,
+      );
+      return "failed";
+    }
+    return isError === false ? "ok" : "failed";
   }
 
   function render(record: InteractionRecord): { isError: boolean; record: InteractionRecord } {
     const transcript = transcriptOf(record);
-    const text = renderTranscript(transcript, { color: options.color, now: now(), width: options.width() });
+    const text = renderTranscript(transcript, {
+      color: options.color,
+      now: now(),
+      width: options.width(),
+      userName: mentionName,
+    });
     if (text) screen.print(text);
     // A terminal cannot show a picture: save it where an image viewer can open it, and say where.
     for (const item of transcript.messages) {
@@ -269,7 +316,10 @@ export function createChatSession(options: ChatSessionOptions): ChatSession {
     }
     remember(transcriptOf(first.record).messages);
     const userCode = userCodeOf(first.record);
-    if (userCode !== null) signingIn = { interactionId: first.record.id, userCode };
+    if (userCode !== null) {
+      const interactionId = first.record.id;
+      signingIn = { interactionId, userCode, outcome: watchSignIn(interactionId) };
+    }
     return first.isError ? "failed" : "ok";
   }
 
@@ -362,6 +412,9 @@ export function createChatSession(options: ChatSessionOptions): ChatSession {
     handle,
     get invoker() {
       return invoker;
+    },
+    close() {
+      closed = true;
     },
   };
 }

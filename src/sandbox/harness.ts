@@ -92,8 +92,10 @@ export interface SandboxWorldOptions {
   deferAfterMs?: number;
   /** Gateway mode: also start the bot's HTTP server (`/healthz`, `/readyz`, `/metrics`) on a free port. */
   httpServer?: boolean;
+  /** METRICS_PORT on a free port: `/metrics`, `/healthz` and `/readyz` apart from `/interactions`. */
+  metricsServer?: boolean;
   /** The bot's bound on work in flight (default the core's). */
-  admission?: { maxActive?: number; maxQueued?: number };
+  admission?: { maxActive?: number; maxQueued?: number; maxPerUser?: number; maxPerServer?: number };
   shortTtlSeconds?: number;
   /**
    * The app `/login` signs in to (GITHUB_OAUTH_CLIENT_ID and, when given, ..._SECRET); default the
@@ -133,7 +135,15 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
     deviceFlow: { intervalSeconds: 0.05 },
     ...options.github,
   });
-  const discord = await startDiscordStandIn(options.discord);
+  // Links point where the stand-in's answers say repositories live: github.com by default, or the
+  // stand-in's own web pages (`htmlUrl: "self"`, as `npm run sandbox` runs), whose host is then the
+  // bot's GITHUB_WEB_URL and the host of the links people post in the local Discord.
+  const htmlUrl = options.github?.htmlUrl ?? "https://github.com";
+  const webUrl = htmlUrl === "self" ? github.webUrl : htmlUrl;
+  const discord = await startDiscordStandIn({
+    ...options.discord,
+    demoLinks: { webHost: webUrl, ...options.discord?.demoLinks },
+  });
   // The stand-in builds GitHub's schema (a large SDL) on its first GraphQL request: seconds of CPU
   // in this process on a busy machine, which held the bot's first acknowledgement past Discord's
   // 3 seconds (the first command of a sandbox failed). Build it before the bot takes interactions.
@@ -164,7 +174,7 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
   });
   // Links point where the stand-in says repositories live (github.com by default), like the links
   // in the stand-in's own answers.
-  config.github.webUrl = options.github?.htmlUrl ?? "https://github.com";
+  config.github.webUrl = webUrl;
   const metrics = createBotMetrics();
   const running = await createServices(config, logger, {
     metrics,
@@ -172,7 +182,7 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
     ...(options.storePrefix ? { storePrefix: options.storePrefix } : {}),
     ...(options.client ? { client: options.client } : {}),
     ...(options.now ? { now: options.now } : {}),
-    // Links stay on github.com (above); the sign-in is served by the stand-in's own web host.
+    // Links follow the stand-in's answers (above); the sign-in is served by its own web host.
     signInWebUrl: github.webUrl,
     ...(options.cacheNow ? { cacheNow: options.cacheNow } : {}),
   });
@@ -193,6 +203,7 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
     ...(options.deferAfterMs !== undefined ? { deferAfterMs: options.deferAfterMs } : {}),
     ...(options.admission ? { admission: options.admission } : {}),
     ...(options.httpServer && options.transport !== "http" ? { httpPort: 0 } : {}),
+    ...(options.metricsServer ? { metricsPort: 0 } : {}),
     metrics,
     metricsSources: { defaultBudget: running.defaultBudget },
     storesAnswer: () =>

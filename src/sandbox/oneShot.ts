@@ -53,6 +53,7 @@ export async function runCommands(options: OneShotOptions): Promise<number> {
     }
     return 0;
   } finally {
+    session.close();
     forms.close();
   }
 }

@@ -175,6 +175,7 @@ export function runTerminalChat(options: TerminalChatOptions): Promise<void> {
   function finish(error?: unknown): void {
     if (finished) return;
     finished = true;
+    session?.close();
     if (!closed) rl.close();
     settle(error);
   }

@@ -1,6 +1,11 @@
 import { ComponentType, type APIActionRowComponent, type APIButtonComponent } from "discord-api-types/v10";
 import { COLORS, type FormattedMessage } from "../format/message.js";
-import { listChoices, renderForTerminal, type TerminalChoice } from "../format/terminal.js";
+import {
+  listChoices,
+  renderForTerminal,
+  type TerminalChoice,
+  type TerminalOptions,
+} from "../format/terminal.js";
 import type { InteractionRecord, MessageView } from "./discord/index.js";
 
 /** A message as a person sees it, with its buttons as numbered choices. */
@@ -105,10 +110,7 @@ export function transcriptOf(record: InteractionRecord): Transcript {
 }
 
 /** Draws a transcript for the terminal chat. */
-export function renderTranscript(
-  transcript: Transcript,
-  options: { color: boolean; now: Date; width?: number },
-): string {
+export function renderTranscript(transcript: Transcript, options: TerminalOptions): string {
   const out: string[] = [];
   let inThread = false;
   for (const item of transcript.messages) {

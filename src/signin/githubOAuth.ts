@@ -63,13 +63,17 @@ export class GitHubOAuthError extends Error {
 /** The app's OAuth calls (see the module comment). */
 export interface GitHubOAuth {
   readonly clientId: string;
-  /** Whether the client secret is configured: expiring tokens can be renewed and tokens revoked. */
+  /** Whether the client secret is configured: tokens can be revoked. */
   readonly hasSecret: boolean;
   /** @throws GitHubOAuthError */
   requestDeviceCode(signal?: AbortSignal): Promise<DeviceCodeGrant>;
   /** One poll. @throws GitHubOAuthError (`authorization_pending`, `slow_down`... are OAuth failures) */
   exchangeDeviceCode(deviceCode: string, signal?: AbortSignal): Promise<TokenGrant>;
-  /** Renews an expiring token; the refresh token is used up. @throws GitHubOAuthError, or Error without the secret */
+  /**
+   * Renews an expiring token; the refresh token is used up. Without the client secret, with the
+   * client id and the refresh token alone: GitHub renews a device-flow token so (a public client).
+   * @throws GitHubOAuthError
+   */
   refresh(refreshToken: string, signal?: AbortSignal): Promise<TokenGrant>;
   /** Revokes a token (204). @throws GitHubOAuthError, or Error without the secret */
   revoke(token: string, signal?: AbortSignal): Promise<void>;
@@ -216,16 +220,32 @@ export function createGitHubOAuth(options: GitHubOAuthOptions): GitHubOAuth {
       return grantOf(response.data);
     },
     async refresh(token, signal) {
-      const clientSecretValue = secret();
+      if (clientSecret !== undefined) {
+        const response = await call(signal, () =>
+          refreshToken({
+            clientType: "github-app",
+            clientId,
+            clientSecret,
+            refreshToken: token,
+            request: requestOn(options.webUrl, signal),
+          }),
+        );
+        return grantOf(response.data);
+      }
+      // The library's refresh takes a secret; a device-flow token needs none, so the same grant is
+      // sent without it. GitHub answers its errors with 200 and an `error` field, read as above.
       const response = await call(signal, () =>
-        refreshToken({
-          clientType: "github-app",
-          clientId,
-          clientSecret: clientSecretValue,
-          refreshToken: token,
-          request: requestOn(options.webUrl, signal),
+        requestOn(options.webUrl, signal)("POST /login/oauth/access_token", {
+          headers: { accept: "application/json" },
+          client_id: clientId,
+          grant_type: "refresh_token",
+          refresh_token: token,
         }),
       );
+      const refused = oauthErrorBody.safeParse(response.data);
+      if (refused.success) {
+        throw new GitHubOAuthError({ kind: "oauth", code: refused.data.error, status: response.status });
+      }
       return grantOf(response.data);
     },
     async revoke(token, signal) {

@@ -1,9 +1,12 @@
-import { LRUCache } from "lru-cache";
+import type { Coordination } from "../cache/coordination.js";
+import type { DurableStore } from "../cache/guardedStore.js";
 import { UserFacingError } from "../errors.js";
+import { TokenStoreUnavailableError } from "./tokenVault.js";
 
 /**
- * At most `max` attempts per key in any `windowMs` (a sliding window). Behind this small interface
- * so that several processes can share the count later (a Redis sorted set per key would do).
+ * At most `max` attempts per key in any `windowMs` (a sliding window): in the stores every process
+ * shares ({@link createSharedAttemptLimit}, Redis), or in the durable store of one process
+ * ({@link createStoredAttemptLimit}, SQLite), where a restart does not reset it.
  */
 export interface AttemptLimit {
   /**
@@ -14,29 +17,76 @@ export interface AttemptLimit {
 }
 
 /**
- * Creates an in-process {@link AttemptLimit}: the times of the last `max` attempts per key, for
- * up to `maxKeys` keys (the least recently used key is forgotten first, which can only let an
- * idle key start afresh).
+ * An {@link AttemptLimit} every process on the shared stores counts in (a sorted set per key in
+ * Redis, on Redis's clock): N processes allow `max` in all, not `max` each, and a restart forgets
+ * nothing. When the store cannot be asked, the attempt is refused with
+ * {@link TokenStoreUnavailableError}: what it guards (storing a server token) needs that store anyway.
  */
-export function createAttemptLimit(options: {
-  max: number;
-  windowMs: number;
-  now?: () => number;
-  maxKeys?: number;
-}): AttemptLimit {
-  const now = options.now ?? Date.now;
-  const attempts = new LRUCache<string, number[]>({ max: options.maxKeys ?? 10_000 });
+export function createSharedAttemptLimit(
+  coordination: Pick<Coordination, "attempt">,
+  options: { max: number; windowMs: number; prefix: string },
+): AttemptLimit {
   return {
     async take(key) {
-      const at = now();
-      const recent = (attempts.get(key) ?? []).filter((time) => time > at - options.windowMs);
-      if (recent.length >= options.max) {
-        attempts.set(key, recent);
-        return new Date((recent[0] ?? at) + options.windowMs);
+      let retryAt: number | null;
+      try {
+        retryAt = await coordination.attempt(`${options.prefix}:${key}`, options.max, options.windowMs);
+      } catch (error) {
+        throw new TokenStoreUnavailableError("write", { cause: error });
       }
-      recent.push(at);
-      attempts.set(key, recent);
-      return null;
+      return retryAt === null ? null : new Date(retryAt);
+    },
+  };
+}
+
+/**
+ * An {@link AttemptLimit} kept in a durable store (the SQLite file of the vault: one process owns
+ * it), so a restart does not hand a server five fresh attempts. Attempts on one key are taken one
+ * at a time in this process, so two at once cannot both read four and both write five. A store
+ * failure refuses the attempt ({@link TokenStoreUnavailableError}).
+ */
+export function createStoredAttemptLimit(
+  store: DurableStore,
+  options: { max: number; windowMs: number; now?: () => number },
+): AttemptLimit {
+  const now = options.now ?? Date.now;
+  const pending = new Map<string, Promise<unknown>>();
+
+  async function takeNow(key: string): Promise<Date | null> {
+    const at = now();
+    let stored: unknown;
+    try {
+      stored = await store.get(key);
+    } catch (error) {
+      throw new TokenStoreUnavailableError("read", { cause: error });
+    }
+    const times = Array.isArray(stored)
+      ? stored.filter((time): time is number => typeof time === "number")
+      : [];
+    const recent = times.filter((time) => time > at - options.windowMs);
+    if (recent.length >= options.max) return new Date((recent[0] ?? at) + options.windowMs);
+    recent.push(at);
+    try {
+      await store.set(key, recent, options.windowMs);
+    } catch (error) {
+      throw new TokenStoreUnavailableError("write", { cause: error });
+    }
+    return null;
+  }
+
+  return {
+    take(key) {
+      const previous = pending.get(key) ?? Promise.resolve();
+      const taken = previous.then(
+        () => takeNow(key),
+        () => takeNow(key),
+      );
+      const settled = taken.catch(() => undefined);
+      pending.set(key, settled);
+      void settled.then(() => {
+        if (pending.get(key) === settled) pending.delete(key);
+      });
+      return taken;
     },
   };
 }

@@ -3,6 +3,7 @@ import type { Logger } from "../logger.js";
 import { tokenFingerprint } from "./fingerprint.js";
 import { TokenStoreUnavailableError, type TokenVault } from "./tokenVault.js";
 import type { UserTokens } from "./userTokens.js";
+import type { TokenVersions } from "./tokenVersions.js";
 
 /** Where the token in effect comes from (SPEC section 4): the asker's own sign-in, the server, the default. */
 export type TokenOrigin = "user" | "server" | "default";
@@ -31,8 +32,12 @@ export interface TokenResolver {
    *   token cannot be read and there is nothing to fall back on (see createTokenResolver).
    */
   resolve(asker: TokenAsker): Promise<ResolvedToken>;
-  /** Drops what is remembered of a server's token (after `/token set` or `/token clear`). */
-  forget(guildId: string): void;
+  /**
+   * Drops what is remembered of a server's token (after `/token set` or `/token clear`) and, with
+   * shared versions, changes its version so every other process drops it too before its next use.
+   * @throws TokenStoreUnavailableError when the version cannot be changed (the admin tries again).
+   */
+  forget(guildId: string): Promise<void>;
 }
 
 /** No server token and no default token. */
@@ -54,6 +59,12 @@ const REMEMBER_MS = 30_000;
  * the server boundary, since every server without its own token reads with the default token too,
  * and the cache is scoped by the token's fingerprint. With no default token, the vault's error
  * stands. Call `forget` after a token is set or cleared.
+ *
+ * With `versions` (processes sharing Redis), a remembered token is used only while its server's
+ * version is the one it was read under, so a token set or cleared by another process is dropped at
+ * once. When the version cannot be read (a store outage), no remembered token is trusted, since it
+ * may have been cleared elsewhere just before: the server answers with the default token meanwhile,
+ * as one never read does, and with none the error stands.
  */
 export function createTokenResolver(options: {
   vault: Pick<TokenVault, "get">;
@@ -62,6 +73,8 @@ export function createTokenResolver(options: {
   defaultToken?: string | undefined;
   /** From `fingerprintKeyFrom` or `loadFingerprintKey` (./fingerprint.js). */
   fingerprintKey: Buffer;
+  /** Versions shared by every process (Redis); absent: this process alone sets and clears tokens. */
+  versions?: TokenVersions | undefined;
   logger?: Logger;
   now?: () => number;
 }): TokenResolver {
@@ -70,21 +83,42 @@ export function createTokenResolver(options: {
   const defaultFingerprint = defaultToken
     ? tokenFingerprint(options.fingerprintKey, defaultToken)
     : undefined;
-  const known = new Map<string, { token: string | null; readAt: number }>();
+  const known = new Map<string, { token: string | null; readAt: number; version: string }>();
+
+  /** The server's version, or undefined when it cannot be told (then nothing remembered is trusted). */
+  async function versionOf(guildId: string): Promise<string | undefined> {
+    if (!options.versions) return "";
+    try {
+      return await options.versions.current(`guild:${guildId}`);
+    } catch {
+      return undefined;
+    }
+  }
 
   async function serverToken(guildId: string): Promise<string | null> {
+    const version = await versionOf(guildId);
     const remembered = known.get(guildId);
-    if (remembered && now() - remembered.readAt < REMEMBER_MS) return remembered.token;
+    const current = remembered !== undefined && remembered.version === version ? remembered : undefined;
+    if (current && now() - current.readAt < REMEMBER_MS) return current.token;
+    if (version === undefined) {
+      // Whether another process cleared this token cannot be told now: it is not used.
+      known.delete(guildId);
+      if (defaultToken) {
+        options.logger?.warn({ guildId }, "token versions unavailable: using the default token for now");
+        return null;
+      }
+      throw new TokenStoreUnavailableError("read");
+    }
     try {
       const stored = await options.vault.get(guildId);
       known.delete(guildId);
-      known.set(guildId, { token: stored?.token ?? null, readAt: now() });
+      known.set(guildId, { token: stored?.token ?? null, readAt: now(), version });
       if (known.size > 10_000) known.delete(known.keys().next().value as string);
       return stored?.token ?? null;
     } catch (error) {
-      if (remembered) {
+      if (current) {
         options.logger?.warn({ guildId }, "token store unavailable: using the server token read last");
-        return remembered.token;
+        return current.token;
       }
       if (defaultToken && error instanceof TokenStoreUnavailableError) {
         options.logger?.warn({ guildId }, "token store unavailable: using the default token for now");
@@ -123,8 +157,14 @@ export function createTokenResolver(options: {
       }
       throw new MissingTokenError();
     },
-    forget(guildId) {
+    async forget(guildId) {
       known.delete(guildId);
+      if (!options.versions) return;
+      try {
+        await options.versions.bump(`guild:${guildId}`);
+      } catch (error) {
+        throw new TokenStoreUnavailableError("write", { cause: error });
+      }
     },
   };
 }

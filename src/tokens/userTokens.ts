@@ -3,6 +3,7 @@ import { UserFacingError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { TokenStoreUnavailableError } from "./tokenVault.js";
 import type { UserSession, UserTokenVault } from "./userTokenVault.js";
+import type { TokenVersions } from "./tokenVersions.js";
 
 /**
  * People's own GitHub tokens (after `/login`): read from the encrypted vault, renewed before they
@@ -40,6 +41,18 @@ export class SignInEndedError extends UserFacingError {
   }
 }
 
+/**
+ * GitHub refused (401) a person's token that is no longer the one their sign-in holds: another
+ * process renewed it (GitHub ends the old token at once) or the person signed in again. Nothing
+ * for the person to read: the command runs again with the token now in effect (the Scout does).
+ */
+export class SignInReplacedError extends Error {
+  constructor() {
+    super("the person's token was replaced (renewed elsewhere, or a new sign-in) while a command used it");
+    this.name = "SignInReplacedError";
+  }
+}
+
 /** GitHub did not answer while a sign-in was being renewed; it is kept, and the next command tries again. */
 export class SignInRenewalUnavailableError extends UserFacingError {
   readonly code = "sign_in_renewal_unavailable";
@@ -62,9 +75,11 @@ export interface UserTokens {
   forget(userId: string): Promise<UserSession | null>;
   /**
    * GitHub answered 401 for a token with this fingerprint. When it was a person's own token handed
-   * out here, their sign-in is dropped and the error they read is returned; otherwise undefined.
+   * out here, the vault says what follows: it holds another token (renewed by another process, or a
+   * new `/login`): {@link SignInReplacedError}, and the command runs again with that one; it still
+   * holds this one: the sign-in is dropped and the error they read is returned. Otherwise undefined.
    */
-  refused(fingerprint: string): Promise<UserFacingError | undefined>;
+  refused(fingerprint: string): Promise<Error | undefined>;
 }
 
 /** How long a vault read is trusted before the vault is asked again (as for server tokens). */
@@ -73,34 +88,66 @@ const REMEMBER_MS = 30_000;
 const RENEW_AHEAD_MS = 60_000;
 
 /**
- * Creates the user-token service over the vault. `renew` is absent without
- * GITHUB_OAUTH_CLIENT_SECRET: an expiring token then ends with its 8 hours.
+ * Creates the user-token service over the vault. `renew` is absent when sign-in is not set up
+ * (no GITHUB_OAUTH_CLIENT_ID): an expiring token then ends with its 8 hours.
  *
  * With several processes sharing the vault (Redis), two may renew the same sign-in at once; GitHub
  * accepts a refresh token once, so the loser reads `bad_refresh_token`. Before dropping the sign-in
- * the loser reads the vault again and takes the winner's new token when it is there.
+ * the loser reads the vault again and takes the winner's new token when it is there. The same holds
+ * for a 401: GitHub ends the old token the moment another process renews it, so a process still
+ * holding the old one reads the vault, not its memory, before it gives the sign-in up.
+ *
+ * With `versions` (processes sharing Redis), signing in, out, renewing and dropping change the
+ * person's version, and a remembered sign-in is used only while the version is the one it was read
+ * under: a `/logout` in one process ends the token's use in all at once. When the version cannot be
+ * read, nothing remembered is trusted (the token may have been signed out elsewhere): the asker reads
+ * with the server's or the default token meanwhile (see the token resolver).
  */
 export function createUserTokens(options: {
   vault: UserTokenVault;
   renew?: TokenRenewer | undefined;
   /** The keyed fingerprint of a token (what the GitHub client reports a 401 with). */
   fingerprint: (token: string) => string;
+  /** Versions shared by every process (Redis); absent: this process alone changes sign-ins. */
+  versions?: TokenVersions | undefined;
   logger: Logger;
   now?: () => number;
 }): UserTokens {
   const { vault, logger, fingerprint } = options;
   const now = options.now ?? Date.now;
-  const remembered = new LRUCache<string, { session: UserSession | null; readAt: number }>({ max: 10_000 });
+  /** Sign-ins read, with the version they were read under (undefined: unknown, read again). */
+  const remembered = new LRUCache<
+    string,
+    { session: UserSession | null; readAt: number; version: string | undefined }
+  >({ max: 10_000 });
   /** Fingerprints of the tokens handed out, to know whose a refused token was. */
   const handedOut = new LRUCache<string, string>({ max: 10_000 });
   const renewing = new Map<string, Promise<UserSession>>();
 
+  /** The person's version; throws the user vault's outage when it cannot be told. */
+  async function versionOf(userId: string): Promise<string> {
+    if (!options.versions) return "";
+    try {
+      return await options.versions.current(`user:${userId}`);
+    } catch (error) {
+      remembered.delete(userId);
+      throw new TokenStoreUnavailableError("read", { cause: error }, "user");
+    }
+  }
+
+  /** Changes the person's version (others re-read the vault before using what they remember). */
+  async function changed(userId: string): Promise<string> {
+    return options.versions ? options.versions.bump(`user:${userId}`) : "";
+  }
+
   async function read(userId: string): Promise<UserSession | null> {
-    const known = remembered.get(userId);
+    const version = await versionOf(userId);
+    const entry = remembered.get(userId);
+    const known = entry !== undefined && entry.version === version ? entry : undefined;
     if (known && now() - known.readAt < REMEMBER_MS) return known.session;
     try {
       const session = await vault.get(userId);
-      remembered.set(userId, { session, readAt: now() });
+      remembered.set(userId, { session, readAt: now(), version });
       return session;
     } catch (error) {
       // A store outage makes answers slower, never fails a command: keep what was read last.
@@ -124,7 +171,10 @@ export function createUserTokens(options: {
     remembered.delete(userId);
     try {
       const stored = await vault.get(userId);
-      if (stored && stored.token === session.token) await vault.delete(userId);
+      if (stored && stored.token === session.token) {
+        await vault.delete(userId);
+        await changed(userId);
+      }
       logger.info({ userId, login: session.login, reason }, "user sign-in dropped");
     } catch (error) {
       logger.warn({ userId, reason, err: error }, "user sign-in could not be dropped from the vault");
@@ -139,7 +189,7 @@ export function createUserTokens(options: {
       await drop(
         userId,
         session,
-        options.renew ? "refresh token expired" : "expired; no client secret to renew",
+        options.renew ? "refresh token expired" : "expired; sign-in is not set up to renew it",
       );
       throw new SignInEndedError("expired");
     }
@@ -153,20 +203,30 @@ export function createUserTokens(options: {
       }
       const stored = await vault.get(userId);
       if (stored && stored.refreshToken !== session.refreshToken && !isDue(stored)) {
-        remembered.set(userId, { session: stored, readAt: now() });
+        remembered.set(userId, { session: stored, readAt: now(), version: undefined });
         return stored;
       }
       await drop(userId, session, `renewal refused: ${error.oauthError}`);
       throw new SignInEndedError("refused");
     }
     const next: UserSession = { ...session, ...renewed };
-    remembered.set(userId, { session: next, readAt: now() });
+    // Kept under the version the old one was read under until the vault holds the new pair.
+    const readUnder = remembered.get(userId)?.version;
+    remembered.set(userId, { session: next, readAt: now(), version: readUnder });
     logger.info({ userId, login: session.login }, "user sign-in renewed");
     // The old refresh token is used up: if the vault cannot take the new pair now, this process
     // keeps it in memory (and the person signs in again after a restart).
-    await vault
-      .set(userId, next)
-      .catch((error: unknown) => logger.error({ userId, err: error }, "renewed sign-in could not be stored"));
+    try {
+      await vault.set(userId, next);
+    } catch (error) {
+      logger.error({ userId, err: error }, "renewed sign-in could not be stored");
+      return next;
+    }
+    // The other processes take the new token before they next use the old one.
+    await changed(userId).then(
+      (version) => remembered.set(userId, { session: next, readAt: now(), version }),
+      (error: unknown) => logger.warn({ userId, err: error }, "user sign-in version could not be changed"),
+    );
     return next;
   }
 
@@ -191,7 +251,12 @@ export function createUserTokens(options: {
     },
     async store(userId, session) {
       await vault.set(userId, session);
-      remembered.set(userId, { session, readAt: now() });
+      // Other processes that remember "not signed in" read the new sign-in at their next command.
+      const version = await changed(userId).catch((error: unknown) => {
+        logger.warn({ userId, err: error }, "user sign-in version could not be changed");
+        return undefined;
+      });
+      remembered.set(userId, { session, readAt: now(), version });
       handedOut.set(fingerprint(session.token), userId);
       logger.info({ userId, login: session.login }, "user signed in");
     },
@@ -199,15 +264,36 @@ export function createUserTokens(options: {
       remembered.delete(userId);
       const session = await vault.get(userId);
       if (session) await vault.delete(userId);
+      // Changed even when nothing was stored: a sign-out retried after a failed change ends it too.
+      try {
+        await changed(userId);
+      } catch (error) {
+        throw new TokenStoreUnavailableError("write", { cause: error }, "user");
+      }
       return session;
     },
     async refused(tokenFingerprint) {
       const userId = handedOut.get(tokenFingerprint);
       if (userId === undefined) return undefined;
       handedOut.delete(tokenFingerprint);
-      const session = await read(userId).catch(() => null);
-      if (!session || fingerprint(session.token) !== tokenFingerprint) return undefined;
-      await drop(userId, session, "GitHub answered 401");
+      // What this process remembers may be the very token GitHub just ended: ask the vault.
+      let stored: UserSession | null;
+      try {
+        stored = await vault.get(userId);
+      } catch (error) {
+        logger.warn({ userId, err: error }, "user vault unavailable: a refused sign-in is kept for now");
+        return undefined;
+      }
+      if (!stored) {
+        remembered.delete(userId);
+        return undefined;
+      }
+      if (fingerprint(stored.token) !== tokenFingerprint) {
+        remembered.set(userId, { session: stored, readAt: now(), version: undefined });
+        logger.info({ userId, login: stored.login }, "user token replaced meanwhile: the command runs again");
+        return new SignInReplacedError();
+      }
+      await drop(userId, stored, "GitHub answered 401");
       return new SignInEndedError("refused");
     },
   };

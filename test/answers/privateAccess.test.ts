@@ -127,7 +127,7 @@ class FakeGitHub {
 
 const tokens: TokenResolver = {
   resolve: async (asker) => (asker.guildId !== null ? SERVER : DEFAULT),
-  forget: () => undefined,
+  forget: async () => undefined,
 };
 
 // The whole suite twice: the rules hold the same for answers held in the in-process tier.
@@ -206,6 +206,41 @@ describe.each([
       scout().contents(IN_DM, { repo: widgets, ref: OID, path: "README.md" }),
     ).rejects.toBeInstanceOf(PrivateRepositoryError);
     expect(github.calls).toEqual(["Contents", "RepositoryAccess", "Contents"]);
+  });
+
+  it("stops serving the shared copy of a repository turned private one short TTL after it was last seen public", async () => {
+    const widgets = { owner: "demo", name: "widgets" };
+    const OTHER: ResolvedToken = { token: "other-token", origin: "server", fingerprint: "3".repeat(32) };
+    const IN_OTHER_SERVER = { guildId: "300", userId: "9" };
+    const scoutOf = () =>
+      createScout({
+        github: github.client as unknown as GitHubClient,
+        cache,
+        tokens: {
+          resolve: async (asker) =>
+            asker.guildId === IN_OTHER_SERVER.guildId ? OTHER : tokens.resolve(asker),
+          forget: async () => undefined,
+        },
+        recent: createRecentRepositories(),
+      });
+    await scoutOf().contents(IN_SERVER, { repo: widgets, path: "README.md" });
+    // The default token sees it public (its access entry, kept for the short TTL), then it turns private.
+    clock += 50_000;
+    await scoutOf().contributors(IN_DM, { repo: widgets, page: 1 });
+    github.visibility["demo/widgets"] = "PRIVATE";
+    await settled();
+    // Past the shared check's TTL, the DM is served on its own access entry, seen public 11 s ago.
+    clock += 11_000;
+    const stillWithin = await scoutOf().contents(IN_DM, { repo: widgets, ref: OID, path: "README.md" });
+    expect(stillWithin.privacy).toBeUndefined();
+    await settled();
+    expect(github.calls.sort()).toEqual(["Contents", "RepositoryAccess", "contributors"]);
+
+    // A short TTL (and more) since anyone saw it public: another token asks GitHub, and is told private.
+    clock += 54_000;
+    const later = await scoutOf().contents(IN_OTHER_SERVER, { repo: widgets, ref: OID, path: "README.md" });
+    expect(later.privacy).toMatchObject({ nameWithOwner: "demo/widgets", visibility: "PRIVATE" });
+    expect(later.freshness.fromCache).toBe(false);
   });
 
   it("never shares a private repository's answer with another token", async () => {

@@ -33,14 +33,18 @@ async function present(stores: Stores): Promise<string[]> {
 /**
  * The same story for every backend: six answers, two of them read again, four more past the bound.
  * @param storedBytes the bytes the backend holds for the cache, measured its own way.
+ * @param bound a bound that holds seven entries as the backend counts them, not eight (Redis
+ *   counts what it holds for an entry, more than its key and value).
  */
 function boundTests(
   name: string,
   open: (options: Partial<OpenStoresOptions>) => Promise<Stores>,
   storedBytes?: () => Promise<number>,
+  bound: () => number = () => BOUND,
 ): void {
   describe(`the cache bound: ${name}`, () => {
     it("evicts the least recently used answers past the bound, keeps the recently read ones and every vault record", async () => {
+      const BOUND = bound();
       // A generous bound per operation: on a busy machine a read past the default 400 ms reads as a
       // miss, which would look like an eviction here.
       const stores = await open({ cacheMaxBytes: BOUND, cacheTimeoutMs: 10_000 });
@@ -114,6 +118,32 @@ boundTests(
 describeWithRedis("the cache bound in Redis (the tests' Redis)", () => {
   let redisPrefix = "";
   const redisPrefixes: string[] = [];
+  /** What the bound books for one of the story's entries in this Redis. */
+  let entryCost = 0;
+  beforeAll(async () => {
+    const prefix = `test-bound-${randomBytes(6).toString("hex")}`;
+    redisPrefixes.push(prefix);
+    const stores = await openStores({
+      dataDir: "unused",
+      redisUrl: redisTestUrl(),
+      prefix,
+      logger: silentLogger(),
+      sweepIntervalMs: 0,
+    });
+    try {
+      await stores.cache("contents").set("c0", ENTRY, 3_600_000);
+      await stores.trimCache();
+    } finally {
+      await stores.close();
+    }
+    const client = createClient({ url: redisTestUrl() });
+    await client.connect();
+    try {
+      entryCost = Number(await client.get(`${prefix}:lru:total`));
+    } finally {
+      await client.close();
+    }
+  });
   afterAll(async () => {
     const client = createClient({ url: redisTestUrl() });
     await client.connect();
@@ -156,7 +186,51 @@ describeWithRedis("the cache bound in Redis (the tests' Redis)", () => {
         await client.close();
       }
     },
+    // Seven entries fit within 90% of it (what eviction goes down to), eight are past it.
+    () => Math.floor(7.9 * entryCost),
   );
+
+  it("keeps what Redis holds for the cache under the bound, however small the entries", async () => {
+    const prefix = `test-bound-${randomBytes(6).toString("hex")}`;
+    redisPrefixes.push(prefix);
+    const bound = 60_000;
+    const stores = await openStores({
+      dataDir: "unused",
+      redisUrl: redisTestUrl(),
+      prefix,
+      logger: silentLogger(),
+      sweepIntervalMs: 0,
+      cacheMaxBytes: bound,
+      cacheTimeoutMs: 10_000,
+    });
+    try {
+      // Answers anyone can make the bot cache by asking: small ones, many.
+      for (let index = 0; index < 600; index += 1) {
+        await stores.cache("contents").set(`demo/widgets:main:src/${index}`, { lines: index }, 3_600_000);
+      }
+      await stores.trimCache();
+    } finally {
+      await stores.close();
+    }
+    const client = createClient({ url: redisTestUrl() });
+    await client.connect();
+    try {
+      // What Redis says the cache and its books take, key by key (their expiries and the main
+      // dictionary's tables come on top, so this is the least of it).
+      let held = 0;
+      const keys = [
+        ...(await client.keys(`${prefix}:contents::*`)),
+        `${prefix}:lru:ticks`,
+        `${prefix}:lru:sizes`,
+      ];
+      for (const key of keys) held += Number(await client.memoryUsage(key, { SAMPLES: 0 }));
+      expect(held).toBeLessThanOrEqual(bound);
+      // And the bound is used, not emptied.
+      expect(held).toBeGreaterThan(bound / 3);
+    } finally {
+      await client.close();
+    }
+  });
 });
 
 describe("the bound's order of bookkeeping", () => {

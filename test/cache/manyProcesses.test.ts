@@ -157,9 +157,9 @@ describeWithRedis("two processes on one Redis", () => {
       createSharedReplayGuard(second.coordination),
     ];
     const key = `signature:${randomBytes(16).toString("hex")}`;
-    expect(await guards[0]!.claim(key, 60_000)).toBe(true);
-    expect(await guards[1]!.claim(key, 60_000)).toBe(false);
-    expect(await guards[0]!.claim(key, 60_000)).toBe(false);
+    expect(await guards[0]!.claim(key, 60_000, Date.now())).toBe(true);
+    expect(await guards[1]!.claim(key, 60_000, Date.now())).toBe(false);
+    expect(await guards[0]!.claim(key, 60_000, Date.now())).toBe(false);
   });
 });
 
@@ -183,8 +183,8 @@ describe("a Redis that is down", () => {
       expect(await counters.get("w", ["guild:1"])).toEqual([7]);
       // The replay guard still refuses a replay to this process, from its own memory.
       const guard = createSharedReplayGuard(stores.coordination);
-      expect(await guard.claim("signature:abc", 60_000)).toBe(true);
-      expect(await guard.claim("signature:abc", 60_000)).toBe(false);
+      expect(await guard.claim("signature:abc", 60_000, Date.now())).toBe(true);
+      expect(await guard.claim("signature:abc", 60_000, Date.now())).toBe(false);
     } finally {
       await stores.close();
     }

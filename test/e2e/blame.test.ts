@@ -448,11 +448,7 @@ describe("/blame takes the path from a file URL (SPEC section 1)", () => {
   });
 
   it("asks for `path` or a file URL when `repo` names no file, without asking GitHub", async () => {
-    for (const repo of [
-      WIDGETS,
-      "https://github.com/demo/widgets",
-      "https://github.com/demo/widgets/tree/main/src",
-    ]) {
+    for (const repo of [WIDGETS, "https://github.com/demo/widgets"]) {
       const text = await expectRefusedLocally(
         world(),
         { kind: "slash", name: "blame", options: { repo } },
@@ -461,6 +457,17 @@ describe("/blame takes the path from a file URL (SPEC section 1)", () => {
       expect(text).toContain("file URL");
       expect(text).toContain("/blob/");
     }
+  });
+
+  it("says a folder is a folder in one sentence, whether a tree URL or `path` names it", async () => {
+    const sentenceFor = (options: Record<string, string>): Promise<string> =>
+      errorText(world(), { kind: "slash", name: "blame", options });
+    const folder = await sentenceFor({ repo: WIDGETS, path: "src" });
+    expect(folder).toContain("`src` in `demo/widgets` is a folder, and blame works on files.");
+    expect(await sentenceFor({ repo: "https://github.com/demo/widgets/tree/main/src" })).toBe(folder);
+    const root = await sentenceFor({ repo: WIDGETS, path: "/" });
+    expect(root).toContain("`/` in `demo/widgets` is a folder, and blame works on files.");
+    expect(await sentenceFor({ repo: "https://github.com/demo/widgets/tree/main" })).toBe(root);
   });
 });
 

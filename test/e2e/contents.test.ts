@@ -198,6 +198,20 @@ describe("/contents answers", () => {
     expect(markupProblems(message)).toEqual([]);
   });
 
+  it("marks the line GitHub's cut stopped inside as cut, not whole (data/large.log line 7,405)", async () => {
+    const { embed } = answerOf(
+      await world().run({
+        kind: "slash",
+        name: "contents",
+        options: { repo: WIDGETS, path: DEMO_PATHS.large, lines: "7404-7405" },
+      }),
+    );
+    const shown = snippetLines(embed.description!);
+    expect(shown.get(7404)).toMatch(/ratio=3\.2$/);
+    expect(shown.get(7405)).toMatch(/^2024-05-14T10:25:00Z WARN gear 7405 turned — ok ·+…$/);
+    expect(embed.description).toContain("Line 7,405 is cut (…) where GitHub's text stops");
+  });
+
   it("says an empty file is empty", async () => {
     const { embed } = answerOf(
       await world().run({

@@ -26,7 +26,8 @@ describe("a repository that does not exist", () => {
     expect(text).toBe(
       "⚠️ Repository `demo/no-such-repo` was not found. Check the owner and name in `repo`; if it is private, the bot's shared token reads public repositories only: sign in with `/login` to read it with your own GitHub account, or an admin can `/token set` a token for this server.",
     );
-    expect(world().github.requests.at(-1)?.status).toBe(404);
+    // The shared token reads public repositories only: its access read goes first, and said enough.
+    expect(world().github.requests.at(-1)?.operationName).toBe("RepositoryAccess");
   });
 
   it("with the shared token, in a DM: no server admin to ask, so /login only (GraphQL's null repository)", async () => {

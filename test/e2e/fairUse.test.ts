@@ -89,6 +89,35 @@ describe("fair use of the shared default token (DEFAULT_TOKEN_SHARE 0.2)", () =>
   });
 });
 
+describe("fair use of the shared default token: every call it makes counts", () => {
+  it("/contributors reads a repository's access within the share, and a name GitHub did not find is not asked again", async () => {
+    // A share of 2 points (0.2 of 10), for a user who has spent nothing yet.
+    world().github.setRateLimit(DEMO_TOKEN, { limit: 10, remaining: 10 });
+    const dm = { channel: "dm", user: "stranger" };
+    const contributors = (repo: string): SlashInteraction => ({
+      kind: "slash",
+      name: "contributors",
+      options: { repo },
+      ...dm,
+    });
+
+    // The token reads public repositories only: the access read goes first, alone (1 point).
+    const first = await upstreamDuring(() => errorText(world(), contributors("nobody-here/made-up-1")));
+    expect(first.requests).toBe(1);
+    expect(first.result).toMatch(/`nobody-here\/made-up-1` was not found/);
+    // Asked again within the short TTL: GitHub's "not found" is remembered.
+    const again = await upstreamDuring(() => errorText(world(), contributors("nobody-here/made-up-1")));
+    expect(again.requests).toBe(0);
+    expect(again.result).toBe(first.result);
+
+    await errorText(world(), contributors("nobody-here/made-up-2"));
+    // The share is spent: the next made-up name reaches GitHub no more, access read included.
+    const refused = await upstreamDuring(() => errorText(world(), contributors("nobody-here/made-up-3")));
+    expect(refused.requests).toBe(0);
+    expect(refused.result).toMatch(/shared GitHub budget is used up for you until <t:\d+:t>/);
+  });
+});
+
 describe("autocomplete on every keystroke", () => {
   it("sends only the latest keystroke of a user upstream while a lookup is in flight", async () => {
     world().github.setLatency(600);

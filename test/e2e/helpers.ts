@@ -77,6 +77,9 @@ export const HOSTILE_DESCRIPTION = "``` @everyone <@123> <@&456> **bold** [x](ht
 export const HOSTILE_FILE = "weird/@everyone <@123> ``` *x* [y](z).md";
 /** A folder of `bulk/repo-01` (and every other `bulk` repository) with 5 folders and 115 files. */
 export const BIG_FOLDER = "many";
+/** A symbolic link of every `bulk` repository whose target is hostile text (backticks, a line break, mentions). */
+export const HOSTILE_LINK = "weird/link";
+export const HOSTILE_LINK_TARGET = "x`\n@everyone `<@1>`.md";
 
 function git(args: string[], input?: string): string {
   return execFileSync("git", args, {
@@ -93,7 +96,7 @@ function git(args: string[], input?: string): string {
 /**
  * The demo world plus organization `bulk`: 23 repositories (one private, one with a hostile
  * description) over one small git repository whose folder `many/` holds more entries than a
- * message lists. Built with `git fast-import` in a temporary folder; `remove` deletes it.
+ * message lists, and whose `weird/` holds a file and a symbolic link named or pointing with hostile text. Built with `git fast-import` in a temporary folder; `remove` deletes it.
  */
 export async function extendedDemoWorld(): Promise<{ definition: WorldDefinition; remove: () => void }> {
   const demo = await ensureDemoWorld();
@@ -101,6 +104,8 @@ export async function extendedDemoWorld(): Promise<{ definition: WorldDefinition
   const gitDir = join(root, "bulk.git");
   git(["init", "--quiet", "--bare", "--initial-branch=main", gitDir]);
   const stream: string[] = ["blob", "mark :1", "data 6", "hello", ""];
+  // A link's blob is its target, without a final newline; the line break after it ends the data.
+  stream.push("blob", "mark :2", `data ${Buffer.byteLength(HOSTILE_LINK_TARGET)}`, HOSTILE_LINK_TARGET);
   stream.push(
     "commit refs/heads/main",
     "author Bulk Author <bulk@example.com> 1600000000 +0000",
@@ -109,7 +114,7 @@ export async function extendedDemoWorld(): Promise<{ definition: WorldDefinition
     "Many files",
     "",
   );
-  stream.push("M 100644 :1 README.md", `M 100644 :1 ${HOSTILE_FILE}`);
+  stream.push("M 100644 :1 README.md", `M 100644 :1 ${HOSTILE_FILE}`, `M 120000 :2 ${HOSTILE_LINK}`);
   for (let folder = 1; folder <= 5; folder += 1)
     stream.push(`M 100644 :1 ${BIG_FOLDER}/dir-${folder}/inner.txt`);
   for (let file = 1; file <= 115; file += 1)

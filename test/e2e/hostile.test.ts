@@ -9,6 +9,7 @@ import {
   expectDeliveredWithoutPings,
   HOSTILE_DESCRIPTION,
   HOSTILE_FILE,
+  HOSTILE_LINK,
   linkUrl,
   markupProblems,
   messagesOf,
@@ -98,6 +99,32 @@ describe("hostile names", () => {
     );
     expect(url).not.toMatch(/[\s<>`()[\]]/);
     expect(record.thread?.name).toBe(`blame bulk/repo-02 ${HOSTILE_FILE}`);
+  });
+
+  it("Blame lines on a message with two links, one a symbolic link to hostile text: its line stays one quoted line of the reply", async () => {
+    const { discord } = world();
+    const base = `https://github.com/${BULK_OWNER}/repo-01/blob/main`;
+    const posted = await fetch(`${discord.apiUrl}/v10/channels/${discord.channels.codeLinks}/messages`, {
+      method: "POST",
+      headers: { Authorization: `Bot ${discord.botToken}`, "Content-Type": "application/json" },
+      body: JSON.stringify({
+        content: `${base}/${HOSTILE_LINK} and ${base}/README.md#L1`,
+        allowed_mentions: { parse: [] },
+      }),
+    });
+    expect(posted.status).toBe(200);
+    const message = ((await posted.json()) as { id: string }).id;
+    const record = await world().run({ kind: "message", name: "Blame lines", message }, { settleMs: 150 });
+    expectDeliveredWithoutPings(record);
+    const { last } = answerOf(record);
+    expect(last.ephemeral).toBe(false);
+    expect(markupProblems(last.message)).toEqual([]);
+    // One line for the link without an answer: its target is quoted, its line break and backticks
+    // cannot start a line or a code span of their own.
+    const lines = (last.message.content ?? "").split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^⚠️ Link 1, `bulk\/repo-01 weird\/link`: .* is a symbolic link to /);
+    expect(lines[0]).not.toMatch(/@everyone|<@1>/);
   });
 
   it("/repos shows a hostile description as plain text", async () => {

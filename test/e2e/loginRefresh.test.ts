@@ -1,4 +1,6 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { createServices, type RunningServices } from "../../src/createServices.js";
+import { silentLogger } from "../../src/logger.js";
 import { DEMO_APPS, DEMO_LOGIN, OTHER_LOGIN } from "../../src/sandbox/github/index.js";
 import { transcriptOf } from "../../src/sandbox/transcript.js";
 import { errorText, useWorld } from "./helpers.js";
@@ -78,5 +80,57 @@ describe("/login with a GitHub App whose user tokens expire", () => {
     expect(oauth.stats.refusedRefreshes).toBe(refused + 1);
     const after = transcriptOf(await world().run({ kind: "slash", name: "whoami", user: "admin" }));
     expect(after.text).toMatch(/`default`/);
+  });
+});
+
+describe("/login with a GitHub App, without its client secret, and two bot processes on one store", () => {
+  // No secret: GitHub renews a device-flow token with the client id and the refresh token alone.
+  const world = useWorld({
+    oauth: { clientId: DEMO_APPS.githubApp.clientId },
+    memoryStores: false,
+    github: { now: clock, deviceFlow: { intervalSeconds: 0.05 } },
+    now: () => new Date(clock()),
+  });
+  /** A second process on the same stores (the SQLite files of the world's data folder), its clock 2 minutes behind. */
+  let other: RunningServices | undefined;
+  afterAll(async () => {
+    await other?.close();
+  });
+  beforeEach(() => {
+    offsetMs = 0;
+  });
+
+  it("a process still holding the token another renewed reads 401, takes the renewed one from the vault and answers", async () => {
+    const signedIn = transcriptOf(await world().signIn({ user: "member", login: OTHER_LOGIN }));
+    expect(signedIn.text).toContain("Signed in as **other\\-user**");
+    other = await createServices(world().config, silentLogger(), {
+      memoryStores: false,
+      signInWebUrl: world().github.webUrl,
+      now: () => new Date(clock() - 120_000),
+    });
+    const member = { guildId: null, userId: world().discord.users.member.id };
+    const oauth = world().github.oauth;
+    const refreshes = oauth.stats.refreshes;
+
+    // A minute before the token's 8 hours end, by the first process's clock: not yet due for either.
+    offsetMs += EIGHT_HOURS - 62_000;
+    expect((await other.services.scout.viewer(member)).value.login).toBe(OTHER_LOGIN);
+    // 5 s later it is due for the first process, which renews it; GitHub ends the old token at once.
+    offsetMs += 5_000;
+    const renewed = transcriptOf(await world().run({ kind: "slash", name: "whoami", user: "member" }));
+    expect(renewed.isError, renewed.text).toBe(false);
+    expect(oauth.stats.refreshes).toBe(refreshes + 1);
+
+    // The second process still holds the old token (read 5 s ago): GitHub answers 401, and the
+    // vault, not its memory, says the sign-in goes on.
+    const answer = await other.services.scout.contents(member, {
+      repo: { owner: OTHER_LOGIN, name: "diary" },
+      path: "",
+    });
+    expect(answer.origin).toBe("user");
+    expect(answer.privacy).toMatchObject({ nameWithOwner: "other-user/diary" });
+    expect(oauth.stats.refreshes).toBe(refreshes + 1);
+    const after = transcriptOf(await world().run({ kind: "slash", name: "whoami", user: "member" }));
+    expect(after.text).toMatch(/other\\-user[\s\S]*`you`/);
   });
 });

@@ -4,22 +4,38 @@ import type { SandboxWorld } from "../../src/sandbox/harness.js";
 import { startWorld } from "./helpers.js";
 
 /**
- * What an operator reads on HTTP_PORT (SPEC section 5): `/healthz` while the process lives,
+ * What an operator reads on METRICS_PORT (SPEC section 5; in gateway mode HTTP_PORT by default): `/healthz` while the process lives,
  * `/readyz` while the bot can answer (its transport and its stores), `/metrics` for Prometheus:
  * counters and histograms that move with each command, and no secret or identity in any line.
  */
 async function get(world: SandboxWorld, path: string): Promise<{ status: number; text: string }> {
-  const response = await fetch(`${world.bot.httpUrl}${path}`);
+  const response = await fetch(`${world.bot.metricsUrl ?? world.bot.httpUrl}${path}`);
   return { status: response.status, text: await response.text() };
 }
 
 describe("health, readiness and metrics", () => {
   let world: SandboxWorld;
   beforeAll(async () => {
-    world = await startWorld({ httpServer: true });
+    world = await startWorld({ httpServer: true, metricsServer: true });
   });
   afterAll(async () => {
     await world?.close();
+  });
+
+  it("keeps /metrics, /healthz and /readyz on METRICS_PORT, off the public interactions port", async () => {
+    expect(world.bot.metricsUrl).not.toBeNull();
+    expect((await get(world, "/metrics")).status).toBe(200);
+    if (world.bot.transport === "http") {
+      expect(world.bot.httpUrl).not.toBe(world.bot.metricsUrl);
+      for (const path of ["/metrics", "/healthz", "/readyz"]) {
+        expect((await fetch(`${world.bot.httpUrl}${path}`)).status, path).toBe(404);
+      }
+      // Discord's requests still arrive on the public port, and nowhere else.
+      expect((await world.run({ kind: "slash", name: "whoami" })).delivery?.status).toBe(200);
+      expect((await fetch(`${world.bot.metricsUrl}/interactions`, { method: "POST" })).status).toBe(404);
+    } else {
+      expect(world.bot.httpUrl).toBe(world.bot.metricsUrl);
+    }
   });
 
   it("is live and ready: transport and stores", async () => {

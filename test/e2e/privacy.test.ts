@@ -240,6 +240,28 @@ describe("the default token (in DMs here), which reads public repositories only"
     );
   });
 
+  it("answers anything asked of a private repository with that one sentence, whatever is inside or not", async () => {
+    const sentence =
+      "⚠️ Repository `demo/secret` is private, and the bot's shared token reads public repositories only. Sign in with `/login` to read it with your own GitHub account.";
+    const asked: Array<{ name: string; options: Record<string, string> }> = [
+      // A file that exists, one that does not, a made-up ref, a folder given to blame.
+      { name: "contents", options: { repo: SECRET, path: SECRET_FILE } },
+      { name: "contents", options: { repo: SECRET, path: "no/such/file.md" } },
+      { name: "contents", options: { repo: SECRET, path: SECRET_FILE, ref: "made-up-ref" } },
+      { name: "blame", options: { repo: SECRET, path: SECRET_FILE } },
+      { name: "blame", options: { repo: SECRET, path: "no-such-file.md" } },
+      { name: "blame", options: { repo: SECRET, path: SECRET_FILE, ref: "v9.9.9" } },
+      { name: "contributors", options: { repo: SECRET } },
+      { name: "contributors", options: { repo: SECRET, page: "7" } },
+    ];
+    for (const { name, options } of asked) {
+      const text = await errorText(world(), { kind: "slash", name, options, channel: "dm" });
+      expect(`${name} ${JSON.stringify(options)}: ${text}`).toBe(
+        `${name} ${JSON.stringify(options)}: ${sentence}`,
+      );
+    }
+  });
+
   it("lists public repositories only, and says so", async () => {
     const record = await ask({ kind: "slash", name: "repos", options: { owner: "demo" }, channel: "dm" });
     const seen = transcriptOf(record);

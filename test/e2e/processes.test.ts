@@ -132,6 +132,10 @@ describe("a stop whose drain runs out", () => {
         timeoutMs: 5_000,
       });
       expect(transcriptOf(record).text).toContain("RepoScout is restarting. Try again in a moment.");
+      // Only the asker reads it: the public "thinking…" is deleted, not edited into a notice left
+      // in the channel, and the notice is an ephemeral follow-up.
+      expect(record.originalDeleted).toBe(true);
+      expect(transcriptOf(record).messages.map((message) => message.ephemeral)).toEqual([true]);
     } finally {
       world.github.setLatency(0);
       await world.close();

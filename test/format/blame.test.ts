@@ -420,6 +420,16 @@ describe("formatBlame on special files", () => {
     expect(descriptionOf(message)).toContain("Lines 90–120 of 150.");
   });
 
+  it("marks the line GitHub's cut stopped inside as cut", () => {
+    const answer = makeBlame({ lines: makeLines(10, 20), ranges: makeRanges(15, 5), isTruncated: true });
+    const file = answer.file as { text: string };
+    file.text = `${file.text}partial line`;
+    const description = descriptionOf(lines(answer, 10, 12));
+    expect(description).toMatch(/\n11 \S+ \S+ +\S* *│ partial line…\n/);
+    expect(description).toContain("Line 11 is cut (…) where GitHub's text stops");
+    expect(descriptionOf(lines(answer, 1, 5))).not.toContain("is cut");
+  });
+
   it("clamps a selection past the end and says how many lines the file has", () => {
     const answer = makeBlame({ lines: makeLines(30, 10) });
     const message = lines(answer, 25, 60);

@@ -62,3 +62,66 @@ export function attachmentText(message: FormattedMessage, index = 0): string {
   expect(file).toBeDefined();
   return file!.data.toString("utf8");
 }
+
+/**
+ * What Discord renders as markdown outside code in `text`, read as Discord reads it: an escaped
+ * punctuation character is inert, a run of backticks opens a code span that the next run of the
+ * same length closes (an unclosed run is plain text). Each escape and each span becomes a space.
+ */
+export function outsideCode(text: string): string {
+  let out = "";
+  let at = 0;
+  while (at < text.length) {
+    const char = text[at]!;
+    if (char === "\\" && at + 1 < text.length && /[^\p{L}\p{N}\s]/u.test(text[at + 1]!)) {
+      out += " ";
+      at += 2;
+      continue;
+    }
+    if (char !== "`") {
+      out += char;
+      at += 1;
+      continue;
+    }
+    let length = 0;
+    while (text[at + length] === "`") length += 1;
+    let close = -1;
+    for (let next = text.indexOf("`", at + length); next !== -1; next = text.indexOf("`", next)) {
+      let run = 0;
+      while (text[next + run] === "`") run += 1;
+      if (run === length) {
+        close = next;
+        break;
+      }
+      next += run;
+    }
+    if (close === -1) {
+      out += "`".repeat(length);
+      at += length;
+    } else {
+      out += " ";
+      at = close + length;
+    }
+  }
+  return out;
+}
+
+/**
+ * What would go wrong in a sentence (an error, a note) that quotes hostile text: more lines than the
+ * sentence has (a line of its own could be a heading or a quote), a code block left open, or,
+ * outside code, a mention, `@everyone`, a masked link to anywhere but GitHub's web host, or a
+ * Discord timestamp that renders.
+ */
+export function sentenceProblems(sentence: string, lines = 1): string[] {
+  // Not markdownProblems: its quick reading of inline code takes an escaped backtick for one.
+  const problems: string[] = [];
+  if (countFences(sentence) % 2 !== 0) problems.push("a code block is left open");
+  const count = sentence.split(/\r\n|[\n\r\u2028\u2029\u0085]/).length;
+  if (count > lines) problems.push(`${count} lines instead of ${lines}`);
+  const outside = outsideCode(sentence);
+  if (/@(everyone|here)/i.test(outside)) problems.push("@everyone or @here renders");
+  if (/<(@[!&]?|#)\d+>|<t:-?\d+(:[a-zA-Z])?>/.test(outside)) problems.push("a mention or timestamp renders");
+  // The sentence's own links go to GitHub's web host; any other is hostile text rendering as a link.
+  if (/\[[^\]]*\]\((?!https:\/\/github\.com\/)/.test(outside)) problems.push("a masked link renders");
+  return problems;
+}

@@ -153,6 +153,22 @@ describe("formatContents on a file", () => {
     expect(descriptionOf(message)).toContain("512,000 bytes");
   });
 
+  it("marks the last line of a cut text as cut when the cut fell inside it, and only then", () => {
+    const cutInside = blob("one\ntwo\nthree is lo", "data/big.log", true);
+    const description = descriptionOf(formatContents(cutInside, { startLine: 2, endLine: 3 }, meta));
+    expect(description).toContain("\n3 │ three is lo…\n");
+    expect(description).toContain("Line 3 is cut (…) where GitHub's text stops");
+    // Lines before it are whole; a selection without it says nothing of it.
+    expect(description).toContain("\n2 │ two\n");
+    expect(descriptionOf(formatContents(cutInside, { startLine: 1, endLine: 2 }, meta))).not.toContain(
+      "is cut",
+    );
+    const cutAtLineEnd = blob("one\ntwo\n", "data/big.log", true);
+    const whole = descriptionOf(formatContents(cutAtLineEnd, { startLine: 1, endLine: 2 }, meta));
+    expect(whole).toContain("\n2 │ two\n");
+    expect(whole).not.toContain("is cut");
+  });
+
   it("says an empty file is empty, and clamps a selection past the end", () => {
     expect(descriptionOf(formatContents(blob(""), {}, meta))).toContain("This file is empty.");
     const clamped = formatContents(blob(text), { startLine: 115, endLine: 200 }, meta);

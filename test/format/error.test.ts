@@ -32,6 +32,7 @@ import {
 } from "../../src/github/errors.js";
 import { SignInUnavailableError } from "../../src/signin/signInService.js";
 import { TokenChecksExhaustedError } from "../../src/tokens/attemptLimit.js";
+import { BusyError } from "../../src/bot/core/admission.js";
 import { DefaultShareUsedUpError } from "../../src/tokens/defaultTokenShare.js";
 import { SettingsStoreUnavailableError } from "../../src/tokens/guildSettings.js";
 import { MissingTokenError } from "../../src/tokens/tokenResolver.js";
@@ -270,6 +271,10 @@ function everyError(): UserFacingError[] {
     new UpstreamError("server_error"),
     new UpstreamError("unreadable"),
     new UpstreamError("unreachable"),
+    new BusyError("full"),
+    new BusyError("waitedTooLong"),
+    new BusyError("perUser"),
+    new BusyError("perServer"),
   ];
 }
 
@@ -277,6 +282,8 @@ function everyError(): UserFacingError[] {
 function ONLY_IN_A_SERVER(error: UserFacingError): boolean {
   if (error instanceof GitHubError && error.tokenOrigin === "server") return true;
   if (error instanceof TokenStoreUnavailableError) return error.whose === "server";
+  // A DM counts as the person's own server, whose bound a person's own (smaller) comes before.
+  if (error instanceof BusyError) return error.reason === "perServer";
   return [
     "vault_key_missing",
     "vault_locked",

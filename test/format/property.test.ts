@@ -23,8 +23,9 @@ import type {
   Contributor,
   RepositorySummary,
 } from "../../src/github/types.js";
-import { expectValidMessage } from "./checks.js";
+import { expectValidMessage, sentenceProblems } from "./checks.js";
 import { makeCommit, NOW, randomText, seededRandom } from "./fixtures.js";
+import { QUOTING_SENTENCES } from "./quotingSentences.js";
 
 const RUNS = 150;
 
@@ -80,6 +81,23 @@ describe("escaping on random input", () => {
       expect(countFences(cut) % 2).toBe(0);
     }
   });
+});
+
+describe("sentences quoting repository or user text, on random hostile input", () => {
+  it.each(QUOTING_SENTENCES.map((entry, index) => [entry.name, entry, index] as const))(
+    "%s: one line each, no mention, link or markup renders, no code left open",
+    (_name, entry, index) => {
+      const { text } = generators(100 + index);
+      // One assertion for all runs (an assertion per run cost more than the sentences).
+      const failed: Array<[string, string[]]> = [];
+      for (let run = 0; run < RUNS; run += 1) {
+        const sentence = entry.make(text(40), text(8));
+        const problems = sentenceProblems(sentence, entry.lines ?? 1);
+        if (problems.length > 0) failed.push([JSON.stringify(sentence), problems]);
+      }
+      expect(failed.slice(0, 3)).toEqual([]);
+    },
+  );
 });
 
 describe("formatters on random input", () => {

@@ -5,7 +5,7 @@ import { resolveLinkTarget } from "../../src/format/symlink.js";
 import { NotAFileError } from "../../src/github/errors.js";
 import { sentenceOf } from "../sentenceOf.js";
 import type { ContentsAnswer, TreeEntry } from "../../src/github/types.js";
-import { attachmentText, descriptionOf, expectValidMessage } from "./checks.js";
+import { attachmentText, descriptionOf, expectValidMessage, sentenceProblems } from "./checks.js";
 import { FRESH, NOW, PINNED, REPOSITORY } from "./fixtures.js";
 
 const meta = { freshness: FRESH, now: NOW, ref: "main" };
@@ -161,6 +161,17 @@ describe("/blame of a symbolic link, as the error a user reads", () => {
     );
     expect(sentenceOf(new NotAFileError(repo, "etc", "symlink", undefined, "/etc/passwd"))).toBe(
       "`etc` in `demo/widgets` is a symbolic link to `/etc/passwd`, outside the repository: there are no lines here to blame.",
+    );
+  });
+
+  it("keeps a target holding backticks and a line break inside its quote, on one line, pinging no one", () => {
+    const repo = { owner: "demo", name: "widgets" };
+    const target = "x`\n@everyone `<@1>`.md";
+    const sentence = sentenceOf(new NotAFileError(repo, "docs/latest", "symlink", undefined, target));
+    expect(sentenceProblems(sentence)).toEqual([]);
+    // Backticks could end a code span: both quotes of the target are escaped text instead.
+    expect(sentence).toBe(
+      `\`docs/latest\` in \`demo/widgets\` is a symbolic link to x\\\` @${ZWSP}everyone \\\`<${ZWSP}@1\\>\\\`.md: it has no lines of its own. Blame its target with path:docs/x\\\` @${ZWSP}everyone \\\`<${ZWSP}@1\\>\\\`.md.`,
     );
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatBlame } from "../../src/format/blame.js";
 import { formatError } from "../../src/format/error.js";
+import type { FormattedMessage } from "../../src/format/message.js";
 import { listChoices, relativeTime, renderForTerminal } from "../../src/format/terminal.js";
 import { formatWhoami } from "../../src/format/whoami.js";
 import { CACHED, makeBlame, makeCommit, makeLines, NOW } from "./fixtures.js";
@@ -103,5 +104,32 @@ describe("renderForTerminal", () => {
       { color: false, now: NOW },
     );
     expect(content).toContain("🧵 /blame x — answer in the thread");
+  });
+});
+
+describe("renderForTerminal: mentions", () => {
+  const message: FormattedMessage = {
+    content: "Set by <@1575> and <@!1575>; also <@999>.",
+    embeds: [{ description: "Reviewed by <@2000>." }],
+    files: [],
+    components: [],
+    allowedMentions: { parse: [] },
+  };
+
+  it("reads a user mention as the name Discord shows, and an unknown user by id", () => {
+    const names: Record<string, string> = {
+      "1575": "Ada",
+      "2000": "**Bold** [x](https://evil.example)\u001b[2J",
+    };
+    const text = renderForTerminal(message, { color: false, now: NOW, userName: (id) => names[id] });
+    expect(text).toContain("Set by @Ada and @Ada; also @user:999.");
+    // A name is drawn as typed: its markdown stays characters, its escape sequence is visible.
+    expect(text).toContain("Reviewed by @**Bold** [x](https://evil.example)␛[2J.");
+  });
+
+  it("keeps @user:<id> without a way to name users", () => {
+    expect(renderForTerminal(message, { color: false, now: NOW })).toContain(
+      "Set by @user:1575 and @user:1575",
+    );
   });
 });

@@ -117,6 +117,22 @@ describe("GraphQL answers that are not the data asked for", () => {
     );
   });
 
+  it("an error about something inside a repository carries the repository GitHub showed, with its visibility", async () => {
+    const secret = { ...REPOSITORY, nameWithOwner: "demo/Secret", isPrivate: true, visibility: "PRIVATE" };
+    const { client } = answering(() => json(blameData(null, secret)));
+    const error = await caught(client.blame(TOKEN, { repo: DEMO, ref: "nope", path: "a.ts" }));
+    expect(error).toBeInstanceOf(RefNotFoundError);
+    expect((error as RefNotFoundError).seenRepository).toEqual({
+      nameWithOwner: "demo/Secret",
+      isPrivate: true,
+      visibility: "PRIVATE",
+    });
+    // A repository GitHub did not show carries none: there is nothing inside to tell of.
+    const missing = answering(() => json(NOT_FOUND_REPOSITORY)).client;
+    const notFound = await caught(missing.blame(TOKEN, { repo: DEMO, path: "a.ts" }));
+    expect((notFound as RepositoryNotFoundError).seenRepository).toBeUndefined();
+  });
+
   it("object null in an empty repository (no default branch): the repository has no commits", async () => {
     const { client } = answering(() =>
       json({

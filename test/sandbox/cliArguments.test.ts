@@ -38,6 +38,29 @@ describe("npm run sandbox arguments", () => {
     });
   });
 
+  it("refuses an empty --command and lines after /quit, saying which", () => {
+    expect(parseSandboxArguments(["--command", ""])).toEqual({
+      kind: "usage-error",
+      problem:
+        '--command number 1 is empty: give a slash command (--command "/whoami"), a button\'s number, or /as, /help, /demo.',
+    });
+    expect(parseSandboxArguments(["-c", "/whoami", "-c", "  "])).toMatchObject({
+      problem: /^--command number 2 is empty/,
+    });
+    expect(parseSandboxArguments(["--command", "/quit", "--command", "/whoami"])).toEqual({
+      kind: "usage-error",
+      problem:
+        '/quit ends the run, so the line after it ("/whoami") would never run: put /quit last or leave it out.',
+    });
+    expect(parseSandboxArguments(["-c", "/exit", "-c", "/help", "-c", "/demo"])).toMatchObject({
+      problem: /^\/exit ends the run, so the 2 lines after it \("\/help", "\/demo"\)/,
+    });
+    expect(parseSandboxArguments(["-c", "/whoami", "-c", "/quit"])).toEqual({
+      kind: "run",
+      commands: ["/whoami", "/quit"],
+    });
+  });
+
   it("prints the usage for an unknown flag and exits 2, without a stack trace, before starting anything", async () => {
     const run = await new Promise<{ code: number; stderr: string }>((resolve) => {
       execFile(
@@ -51,5 +74,19 @@ describe("npm run sandbox arguments", () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^Unknown option --bogus\.\n\nUsage: npm run sandbox/);
     expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('exits 2 on --command "" instead of 0 with nothing run, before starting anything', async () => {
+    const run = await new Promise<{ code: number; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        ["--import", TSX, "src/sandbox/cli.ts", "--command", ""],
+        { cwd: ROOT, env: { PATH: process.env.PATH ?? "" }, timeout: 60_000 },
+        (error, _stdout, stderr) =>
+          resolve({ code: error ? Number(error.code ?? 1) : 0, stderr: String(stderr) }),
+      );
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^--command number 1 is empty: .*\n\nUsage: npm run sandbox/);
   });
 });

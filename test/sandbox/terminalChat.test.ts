@@ -3,7 +3,7 @@ import { PassThrough, Writable } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sandboxBanner } from "../../src/sandbox/chat.js";
 import { CHAT_HELP } from "../../src/sandbox/chatSession.js";
-import { DEMO_KATA_COUNT, OTHER_TOKEN } from "../../src/sandbox/github/index.js";
+import { DEMO_KATA_COUNT, OTHER_LOGIN, OTHER_TOKEN } from "../../src/sandbox/github/index.js";
 import type { SandboxWorld } from "../../src/sandbox/harness.js";
 import { runCommands } from "../../src/sandbox/oneShot.js";
 import { runTerminalChat } from "../../src/sandbox/terminalChat.js";
@@ -153,6 +153,28 @@ describe("the terminal chat", () => {
     await done;
   });
 
+  it("turns the /login message into 'Signed in as' when the code is approved on the device page its button opens", async () => {
+    const { input, screen, done } = chat({ terminal: true });
+    await screen.waitFor("RepoScout sandbox:");
+    const from = screen.text.length;
+    input.write("/login\r");
+    const shown = await screen.waitFor(/Enter this code: ([A-Z0-9]{4}-[A-Z0-9]{4})/, from);
+    const userCode = /Enter this code: ([A-Z0-9]{4}-[A-Z0-9]{4})/.exec(screen.text.slice(shown))![1]!;
+    const button = /\[1\] Open GitHub's device page → (\S+)/.exec(screen.text.slice(shown))![1]!;
+    // As a browser would: open the button's page, then send its form.
+    const page = await fetch(button);
+    expect(page.status).toBe(200);
+    const sent = await fetch(new URL("/login/device", page.url), {
+      method: "POST",
+      body: new URLSearchParams({ user_code: userCode, login: OTHER_LOGIN, action: "authorize" }),
+    });
+    expect(sent.status).toBe(200);
+    await screen.waitFor(`Signed in as ${OTHER_LOGIN}.`, shown);
+    input.end();
+    await done;
+    await world().run({ kind: "slash", name: "logout", user: "admin" });
+  });
+
   it("hides the token typed into the /token set form, on screen and in the history", async () => {
     const { input, screen, done } = chat({ terminal: true });
     await screen.waitFor("RepoScout sandbox:");
@@ -226,6 +248,16 @@ describe("npm run sandbox -- --command", () => {
     expect(run.text).toMatch(/authenticated as/i);
     expect(run.text).not.toContain(OTHER_TOKEN);
     await world().run({ kind: "slash", name: "token clear", user: "admin" });
+  });
+
+  it("names who set the server token as Discord shows a mention, by name, not by id", async () => {
+    const run = await oneShot(["/token set", "/token status"], `${OTHER_TOKEN}\n`);
+    await world().run({ kind: "slash", name: "token clear", user: "admin" });
+    expect(run.code).toBe(0);
+    const admin = world().discord.users.admin;
+    expect(run.text).toContain(`Set by @${admin.global_name ?? admin.username} on `);
+    expect(run.text).not.toContain("@user:");
+    expect(run.text).not.toContain(admin.id);
   });
 
   it("says the form needs standard input, and exits 1, when none is given", async () => {

@@ -71,6 +71,31 @@ for (const errorStatus of [200, 400] as const) {
       expect(await failureOf(oauth.revoke(grant.token))).toEqual({ kind: "unavailable", status: 404 });
     });
 
+    it("renews a GitHub App's token without the client secret, and reads bad_refresh_token for a used one", async () => {
+      const app = DEMO_APPS.githubApp;
+      const oauth = createGitHubOAuth({
+        webUrl: github.webUrl,
+        apiUrl: github.restUrl,
+        clientId: app.clientId,
+        clientSecret: undefined,
+        userAgent: "RepoScout/test",
+      });
+      const code = await oauth.requestDeviceCode();
+      github.oauth.approve(code.userCode, DEMO_LOGIN);
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      const first = await oauth.exchangeDeviceCode(code.deviceCode);
+      const renewed = await oauth.refresh(first.refreshToken!);
+      expect(renewed.token).toMatch(/^ghu_/);
+      expect(renewed.refreshToken).toMatch(/^ghr_/);
+      expect(github.oauth.isActive(renewed.token)).toBe(true);
+      expect(github.oauth.isActive(first.token)).toBe(false);
+      expect(await failureOf(oauth.refresh(first.refreshToken!))).toEqual({
+        kind: "oauth",
+        code: "bad_refresh_token",
+        status: errorStatus,
+      });
+    });
+
     it("reads device_flow_disabled and an unknown app, without a secret in the error", async () => {
       const disabled = await failureOf(client(DEMO_APPS.noDeviceFlow.clientId).requestDeviceCode());
       expect(disabled).toMatchObject({ kind: "oauth", code: "device_flow_disabled" });
@@ -113,6 +138,7 @@ describe("OAuth calls when GitHub does not answer", () => {
     const pending = failureOf(oauth.exchangeDeviceCode("x", controller.signal));
     controller.abort();
     expect(await pending).toEqual({ kind: "aborted" });
-    await expect(oauth.refresh("ghr_x")).rejects.toThrow(/GITHUB_OAUTH_CLIENT_SECRET/);
+    // Without the client secret a refresh is still sent (GitHub renews device-flow tokens so).
+    expect(await failureOf(oauth.refresh("ghr_x"))).toEqual({ kind: "unavailable", status: null });
   });
 });

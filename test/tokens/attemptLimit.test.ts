@@ -1,11 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { sentenceOf } from "../sentenceOf.js";
-import { TokenChecksExhaustedError, createAttemptLimit } from "../../src/tokens/attemptLimit.js";
+import { memoryCoordination } from "../../src/cache/coordination.js";
+import { TokenChecksExhaustedError, createSharedAttemptLimit } from "../../src/tokens/attemptLimit.js";
 
 describe("the attempt limit of /token set", () => {
   it("allows 5 attempts per key in a sliding 10 minutes and says when the next one is allowed", async () => {
     let now = 0;
-    const limit = createAttemptLimit({ max: 5, windowMs: 600_000, now: () => now });
+    const limit = createSharedAttemptLimit(
+      memoryCoordination(() => now),
+      { max: 5, windowMs: 600_000, prefix: "token-checks" },
+    );
     for (let attempt = 0; attempt < 5; attempt += 1) {
       expect(await limit.take("server-a")).toBeNull();
       now += 60_000;

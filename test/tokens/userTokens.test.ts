@@ -13,6 +13,7 @@ import {
   RenewalRefusedError,
   SignInEndedError,
   SignInRenewalUnavailableError,
+  SignInReplacedError,
   createUserTokens,
   type RenewedToken,
 } from "../../src/tokens/userTokens.js";
@@ -287,13 +288,60 @@ describe("user tokens: renewal and refusal", () => {
     await tokens.store(USER, forever);
     expect(await tokens.refused(fingerprint("ghp_someoneElse000000000000000000000000"))).toBeUndefined();
     const handed = await tokens.tokenFor(USER);
-    // The person signed in again meanwhile: the old token's 401 must not end the new sign-in.
+    // The person signed in again meanwhile: the old token's 401 must not end the new sign-in; the
+    // command runs again with the new one.
     await tokens.store(USER, { ...forever, token: "gho_NewerToken0000000000000000000000000000" });
-    expect(await tokens.refused(fingerprint(handed!))).toBeUndefined();
+    expect(await tokens.refused(fingerprint(handed!))).toBeInstanceOf(SignInReplacedError);
     expect(await tokens.tokenFor(USER)).toBe("gho_NewerToken0000000000000000000000000000");
     const refused = await tokens.refused(fingerprint("gho_NewerToken0000000000000000000000000000"));
     expect(refused).toBeInstanceOf(SignInEndedError);
     expect(await store.get(USER)).toBeNull();
+  });
+});
+
+describe("two processes sharing the user vault", () => {
+  it("a process still holding a token the other renewed reads the vault on GitHub's 401, and goes on with the new one", async () => {
+    const stores = await openStores({ dataDir: "unused", memory: true, logger: silentLogger() });
+    try {
+      const shared = () =>
+        createUserTokenVault({ store: stores.durable("user-tokens"), key: KEY_A, logger: silentLogger() });
+      let clock = Date.UTC(2026, 0, 1, 7, 58, 57);
+      const renewals: string[] = [];
+      const next: RenewedToken = {
+        token: "ghu_RenewedByA0000000000000000000000000000",
+        refreshToken: "ghr_RenewedByA".padEnd(80, "0"),
+        expiresAt: new Date(Date.UTC(2026, 0, 1, 16)).toISOString(),
+        refreshTokenExpiresAt: new Date(Date.UTC(2026, 6, 1)).toISOString(),
+      };
+      const processOf = (lagMs: number) =>
+        createUserTokens({
+          vault: shared(),
+          renew: async (refreshToken) => {
+            renewals.push(refreshToken);
+            return next;
+          },
+          fingerprint,
+          logger: silentLogger(),
+          now: () => clock - lagMs,
+        });
+      // B's clock is two minutes behind A's: the token is due for A, not yet for B.
+      const a = processOf(0);
+      const b = processOf(120_000);
+      await a.store(USER, session());
+      const held = await b.tokenFor(USER);
+      expect(held).toBe(session().token);
+
+      clock += 5_000;
+      expect(await a.tokenFor(USER)).toBe(next.token);
+      // GitHub ended the old token at the refresh: B's next call with it reads 401.
+      const refused = await b.refused(fingerprint(held!));
+      expect(refused).toBeInstanceOf(SignInReplacedError);
+      expect(await b.tokenFor(USER)).toBe(next.token);
+      expect((await shared().get(USER))?.token).toBe(next.token);
+      expect(renewals).toEqual([session().refreshToken]);
+    } finally {
+      await stores.close();
+    }
   });
 });
 

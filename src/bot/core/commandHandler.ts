@@ -82,7 +82,12 @@ export async function handleCommand(
   let delivered: { answer: CommandAnswer; placement: Placement };
   try {
     ({ value: delivered } = await answerInTime(
-      { id: interaction.id, admission: context.admission, deferAfterMs: context.deferAfterMs },
+      {
+        id: interaction.id,
+        asking: facts.request,
+        admission: context.admission,
+        deferAfterMs: context.deferAfterMs,
+      },
       work,
       () => reply.deferReply({ ephemeral }),
     ));

@@ -51,7 +51,12 @@ export async function handleComponent(
   try {
     if (isModal && module.adminOnly) assertAdmin(facts.request);
     const { value } = await answerInTime(
-      { id: interaction.id, admission: context.admission, deferAfterMs: context.deferAfterMs },
+      {
+        id: interaction.id,
+        asking: facts.request,
+        admission: context.admission,
+        deferAfterMs: context.deferAfterMs,
+      },
       answer,
       () => (isModal ? reply.deferReply({ ephemeral: true }) : reply.deferUpdate()),
     );

@@ -1,5 +1,5 @@
 import { settlesWithin } from "../../timeouts.js";
-import { BusyError, type Admission } from "./admission.js";
+import { BusyError, type Admission, type Asking } from "./admission.js";
 
 /**
  * Discord refuses a first response after 3 s: answers not ready by this point are deferred, which
@@ -67,6 +67,8 @@ export async function withDeferral<T>(
 export interface PacedAnswerOptions {
   /** The interaction's id (its age is read from it). */
   id: string;
+  /** Whose interaction it is: one person's or one server's flood waits behind nobody else's. */
+  asking?: Asking;
   admission: Admission;
   /** The configured window before deferring (see {@link DEFER_AFTER_MS}). */
   deferAfterMs: number;
@@ -82,7 +84,8 @@ export interface PacedAnswerOptions {
  *   cache hit), else the deferral at once, beside the work;
  * - no free slot: deferred at once, then the work waits its turn in the queue (told the bot is
  *   busy if its turn comes too late to answer);
- * - a full queue: {@link BusyError} at once, nothing else done.
+ * - a full queue, or the asker (or their server) already at its bound: {@link BusyError} at once,
+ *   nothing else done.
  */
 export async function answerInTime<T>(
   options: PacedAnswerOptions,
@@ -91,8 +94,8 @@ export async function answerInTime<T>(
 ): Promise<{ value: T; deferred: boolean }> {
   const now = options.now ?? Date.now;
   const busy = options.admission.underPressure();
-  const entry = options.admission.enter();
-  if (!entry) throw new BusyError("full");
+  const entry = options.admission.enter(options.asking);
+  if (entry.kind === "refused") throw new BusyError(entry.reason);
   if (entry.kind === "now") {
     const work = start();
     void work.then(entry.release, entry.release);

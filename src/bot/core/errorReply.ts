@@ -4,6 +4,7 @@ import { errorFacts } from "../../errorFacts.js";
 import { isUserFacingError } from "../../errors.js";
 import type { Config } from "../../config.js";
 import { formatError } from "../../format/error.js";
+import type { FormattedMessage } from "../../format/message.js";
 import { errorSentence, genericErrorSentence, type ErrorSituation } from "../../format/errorSentence.js";
 import type { Logger } from "../../logger.js";
 import type { InteractionReply } from "./reply.js";
@@ -63,6 +64,35 @@ export function sentenceFor(error: unknown, logger: Logger, situation: ErrorSitu
 }
 
 /**
+ * Sends a notice only the asker sees, whatever state the interaction is in: the first response,
+ * or after a public "thinking…" (which cannot become ephemeral) its deletion and a private
+ * follow-up, so no public message is left holding it. Throws what Discord refuses.
+ * @param component the interaction is a button press (whose reply is the message it is on).
+ */
+export async function replyPrivately(
+  reply: InteractionReply,
+  message: FormattedMessage,
+  logger: Logger,
+  component: boolean,
+): Promise<void> {
+  if (!reply.acknowledged) {
+    await reply.reply(message, { ephemeral: true });
+  } else if (reply.deferral === "public") {
+    await reply
+      .deleteReply()
+      .catch((deleteError: unknown) =>
+        logger.warn({ err: deleteError }, "could not delete the deferred reply"),
+      );
+    await reply.followUp(message, { ephemeral: true });
+  } else if (component) {
+    await reply.followUp(message, { ephemeral: true });
+  } else {
+    // Deferred ephemerally (a modal submit, an admin command): the reply is already private.
+    await reply.editReply(message);
+  }
+}
+
+/**
  * The one place an error becomes a reply: an ephemeral message, whatever state the interaction is
  * in. Never throws; a reply Discord refuses is logged.
  * @param component the interaction is a button press (whose reply is the message it is on).
@@ -82,23 +112,7 @@ export async function replyWithError(
   }
   const message = formatError(sentenceFor(error, logger, situation));
   try {
-    if (!reply.acknowledged) {
-      await reply.reply(message, { ephemeral: true });
-    } else if (reply.deferral === "public") {
-      // A deferred public reply cannot become ephemeral: remove it, then follow up privately, so
-      // no public message is left holding an error.
-      await reply
-        .deleteReply()
-        .catch((deleteError: unknown) =>
-          logger.warn({ err: deleteError }, "could not delete the deferred reply"),
-        );
-      await reply.followUp(message, { ephemeral: true });
-    } else if (component) {
-      await reply.followUp(message, { ephemeral: true });
-    } else {
-      // Deferred ephemerally (a modal submit, an admin command): the reply is already private.
-      await reply.editReply(message);
-    }
+    await replyPrivately(reply, message, logger, component);
   } catch (replyError) {
     if (isGoneInteraction(replyError)) {
       // The error reply itself came too late (a busy reply on an overloaded machine can).

@@ -29,6 +29,7 @@ import {
   errorSituationOf,
   isGoneInteraction,
   noteExpired,
+  replyPrivately,
   replyWithError,
 } from "./errorReply.js";
 import { InteractionReply } from "./reply.js";
@@ -49,6 +50,10 @@ export interface InteractionCoreOptions {
   maxActive?: number;
   /** Interactions waiting for a slot before new ones are told the bot is busy (default {@link MAX_QUEUED}). */
   maxQueued?: number;
+  /** What one person may have running and waiting (default {@link MAX_PER_USER}). */
+  maxPerUser?: number;
+  /** What one server may have running and waiting (default {@link MAX_PER_SERVER}). */
+  maxPerServer?: number;
 }
 
 /**
@@ -62,6 +67,18 @@ export const MAX_ACTIVE = 128;
  * newcomers read at once that the bot is busy, rather than wait minutes.
  */
 export const MAX_QUEUED = 4_000;
+
+/**
+ * What one person may have running and waiting at once. A person reads one answer at a time; a
+ * burst of commands and page turns on a slow GitHub fits, a script or a held-down key does not,
+ * and the rest of the bot's slots (an eighth each) and queue stay for everyone else.
+ */
+export const MAX_PER_USER = 16;
+/**
+ * What one server may have running and waiting at once: a quarter of what the bot takes in all,
+ * so three other servers' floods together still leave room for the rest.
+ */
+export const MAX_PER_SERVER = Math.floor((MAX_ACTIVE + MAX_QUEUED) / 4);
 
 /** Follow-ups Discord takes per interaction served by a user install only (DISCORD-FACTS). */
 export const USER_INSTALL_FOLLOW_UPS = 5;
@@ -164,6 +181,8 @@ export function createInteractionCore(options: InteractionCoreOptions): Interact
     admission: new Admission({
       maxActive: options.maxActive ?? MAX_ACTIVE,
       maxQueued: options.maxQueued ?? MAX_QUEUED,
+      maxPerUser: options.maxPerUser ?? MAX_PER_USER,
+      maxPerServer: options.maxPerServer ?? MAX_PER_SERVER,
     }),
   };
   const inFlight = new Set<Promise<void>>();
@@ -285,9 +304,10 @@ export function createInteractionCore(options: InteractionCoreOptions): Interact
       const message = formatError(RESTARTING);
       const told = left.map(async ({ reply, logger }) => {
         try {
-          if (!reply.acknowledged) await reply.reply(message, { ephemeral: true });
-          else if (reply.deferred) await reply.editReply(message);
-          else return;
+          // Only an interaction still waiting for its answer is told; a public "thinking…" is
+          // removed and the notice goes to the asker alone, as an error's would.
+          if (reply.acknowledged && !reply.deferred) return;
+          await replyPrivately(reply, message, logger, reply.deferral === "update");
           logger.info("told the asker the bot is restarting: the answer did not finish before the stop");
         } catch (error) {
           logger.info({ discordCode: discordCode(error) }, "could not tell the asker the bot is restarting");

@@ -2,10 +2,24 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import type { Logger } from "../../logger.js";
 
+/**
+ * How long a client may take to send a request's headers, and the whole request: Discord sends an
+ * interaction in milliseconds, and a client that trickles bytes holds a socket and the part of the
+ * body read so far (Node's defaults: 60 s for headers, 300 s for the request).
+ */
+export const REQUEST_TIMEOUT_MS = 10_000;
+/** How often Node looks for requests past their timeout (its default, 30 s, would triple the bound). */
+const TIMEOUT_CHECK_MS = 1_000;
+/**
+ * Sockets open at once, kept-alive ones included: beyond it Node drops new connections, so that
+ * slow clients cannot take file descriptors without bound.
+ */
+export const MAX_CONNECTIONS = 1_024;
+
 /** A route's handler; it answers the request itself. */
 export type RouteHandler = (request: IncomingMessage, reply: ServerResponse) => Promise<void> | void;
 
-/** The bot's HTTP server: `/interactions` in HTTP mode, `/healthz` always. */
+/** One of the bot's HTTP servers: the public `/interactions`, the operator's `/healthz`, `/readyz`, `/metrics`, or both. */
 export interface BotHttpServer {
   /** Listens; resolves with the port taken (a free one for port 0). */
   listen(port: number, host?: string): Promise<number>;
@@ -25,14 +39,16 @@ function sendJson(reply: ServerResponse, status: number, body: unknown): void {
 }
 
 /**
- * Creates the server. `GET /healthz` answers 200 `{"status":"ok"}` while the process runs (a load
- * balancer's liveness check, SPEC section 5); `GET /readyz` says whether the bot can answer now
+ * Creates a server. `GET /healthz` answers 200 `{"status":"ok"}` while the process runs (a load
+ * balancer's liveness check, SPEC section 5; unless `health` is false); `GET /readyz` says whether the bot can answer now
  * (its checks by name); `GET /metrics` is Prometheus's; `POST /interactions` goes to `interactions`
  * when given (HTTP mode); anything else is 404, or 405 for a known path with another method.
  */
 export function createBotHttpServer(options: {
   interactions?: RouteHandler;
   logger: Logger;
+  /** `GET /healthz` and `GET /readyz` (default true); false: a public port serving `/interactions` alone. */
+  health?: boolean;
   /**
    * `GET /readyz`: each check's name and whether it holds (200 when all do, else 503); absent: no
    * such route.
@@ -40,16 +56,23 @@ export function createBotHttpServer(options: {
   readiness?: () => Promise<Record<string, boolean>>;
   /** `GET /metrics`: Prometheus's text exposition; absent: no such route. */
   metrics?: { contentType: string; metrics(): Promise<string> };
+  /** The bound on headers and request time (default {@link REQUEST_TIMEOUT_MS}; tests shorten it). */
+  requestTimeoutMs?: number;
+  /** The bound on open sockets (default {@link MAX_CONNECTIONS}; tests lower it). */
+  maxConnections?: number;
 }): BotHttpServer {
   const { logger } = options;
+  const requestTimeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const routes = new Map<string, { method: string; handle: RouteHandler }>();
-  routes.set("/healthz", {
-    method: "GET",
-    handle: (_request, reply) => sendJson(reply, 200, { status: "ok" }),
-  });
+  if (options.health !== false) {
+    routes.set("/healthz", {
+      method: "GET",
+      handle: (_request, reply) => sendJson(reply, 200, { status: "ok" }),
+    });
+  }
   if (options.interactions) routes.set("/interactions", { method: "POST", handle: options.interactions });
   const { readiness, metrics } = options;
-  if (readiness) {
+  if (readiness && options.health !== false) {
     routes.set("/readyz", {
       method: "GET",
       handle: async (_request, reply) => {
@@ -73,20 +96,28 @@ export function createBotHttpServer(options: {
     });
   }
 
-  const server: Server = createServer((request, reply) => {
-    const path = new URL(request.url ?? "/", "http://bot.invalid").pathname;
-    const route = routes.get(path);
-    if (!route) return sendJson(reply, 404, { error: "not found" });
-    if (request.method !== route.method) {
-      reply.setHeader("Allow", route.method);
-      return sendJson(reply, 405, { error: "method not allowed" });
-    }
-    Promise.resolve(route.handle(request, reply)).catch((error: unknown) => {
-      logger.error({ err: error, path }, "HTTP request failed");
-      if (!reply.headersSent) sendJson(reply, 500, { error: "internal error" });
-      else reply.destroy();
-    });
-  });
+  const server: Server = createServer(
+    {
+      headersTimeout: requestTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_MS, requestTimeoutMs),
+    },
+    (request, reply) => {
+      const path = new URL(request.url ?? "/", "http://bot.invalid").pathname;
+      const route = routes.get(path);
+      if (!route) return sendJson(reply, 404, { error: "not found" });
+      if (request.method !== route.method) {
+        reply.setHeader("Allow", route.method);
+        return sendJson(reply, 405, { error: "method not allowed" });
+      }
+      Promise.resolve(route.handle(request, reply)).catch((error: unknown) => {
+        logger.error({ err: error, path }, "HTTP request failed");
+        if (!reply.headersSent) sendJson(reply, 500, { error: "internal error" });
+        else reply.destroy();
+      });
+    },
+  );
+  server.maxConnections = options.maxConnections ?? MAX_CONNECTIONS;
   let url: string | null = null;
 
   return {

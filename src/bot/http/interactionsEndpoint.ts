@@ -8,10 +8,26 @@ import { readCappedBody } from "./readBody.js";
 import type { ReplayGuard } from "./replayGuard.js";
 import type { SignatureVerifier } from "./signature.js";
 
-/** Discord's interaction payloads are small; anything past this is not one. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * The largest body taken. Discord's biggest interaction is a message command on a message at every
+ * limit (4,000 characters of content, 10 embeds, 10 attachments, a user object per mention, all
+ * resolved in the payload): some 150 KiB at worst, most are a few KiB. Anything past this is not
+ * one, and each request being read holds at most this much until it is verified.
+ */
+export const MAX_BODY_BYTES = 256 * 1024;
+/**
+ * How many bodies may be read at once before their signature is checked: with
+ * {@link MAX_BODY_BYTES}, at most 32 MiB held by requests nobody has verified yet, however many
+ * clients send slowly. Discord's requests are read in milliseconds, so this many at once is far
+ * beyond what it sends to one process; past it a request is refused 503.
+ */
+export const MAX_BODIES_READING = 128;
 /** A signed request older (or further ahead) than this is refused as stale. */
 export const MAX_AGE_SECONDS = 5 * 60;
+/** `X-Signature-Ed25519`: 64 bytes in hex. */
+const SIGNATURE_HEADER = /^[0-9a-f]{128}$/i;
+/** `X-Signature-Timestamp`: Unix seconds. */
+const TIMESTAMP_HEADER = /^\d{1,12}$/;
 
 export interface InteractionsEndpointOptions {
   verify: SignatureVerifier;
@@ -39,12 +55,16 @@ function header(request: IncomingMessage, name: string): string | undefined {
 }
 
 /**
- * `POST /interactions` (DISCORD-FACTS "Interactions over HTTP"). In order: the body is read up to
- * {@link MAX_BODY_BYTES} (413 past it); the Ed25519 signature over timestamp + body is verified
- * before anything looks at the body (401, as Discord's own probes with bad signatures expect); a
- * timestamp outside {@link MAX_AGE_SECONDS} and a request already taken (same signature or same
- * interaction id) are refused 401; a body that is not JSON is 400. A PING is answered PONG; any
- * other interaction goes to the core, whose first response is the HTTP reply.
+ * `POST /interactions` (DISCORD-FACTS "Interactions over HTTP"). In order, so that a stranger gets
+ * no memory and no time before the signature is checked: a missing or malformed signature or
+ * timestamp header, and a timestamp outside {@link MAX_AGE_SECONDS}, are refused 401 before a byte
+ * of the body is read (the connection is closed); a declared length past {@link MAX_BODY_BYTES} is
+ * 413 at once; past {@link MAX_BODIES_READING} bodies being read, 503; then the body is read up to
+ * the cap (413 past it) and the Ed25519 signature over timestamp + body is verified before anything
+ * looks at the body (401, as Discord's own probes with bad signatures expect); a request already
+ * taken (same signature or same interaction id) is 401; a body that is not JSON is 400. A PING is
+ * answered PONG; any other interaction goes to the core, whose first response is the HTTP reply.
+ * How long headers and body may take is the server's bound (see `createBotHttpServer`).
  */
 export function createInteractionsEndpoint(options: InteractionsEndpointOptions) {
   const { verify, core, rest, replayGuard, logger } = options;
@@ -54,18 +74,36 @@ export function createInteractionsEndpoint(options: InteractionsEndpointOptions)
     answer(reply, status, { error: reason }, close);
   };
 
+  let reading = 0;
+
   return async (request: IncomingMessage, reply: ServerResponse): Promise<void> => {
     const signature = header(request, "x-signature-ed25519");
     const timestamp = header(request, "x-signature-timestamp");
-    const body = await readCappedBody(request, MAX_BODY_BYTES);
-    if (body === "tooLarge") return refuse(reply, 413, "the body is too large", true);
-    if (!signature || !timestamp || !verify(timestamp, body, signature)) {
-      return refuse(reply, 401, "invalid request signature");
+    // The body is left unread on every refusal below: the reply closes the connection.
+    if (!signature || !timestamp || !SIGNATURE_HEADER.test(signature) || !TIMESTAMP_HEADER.test(timestamp)) {
+      return refuse(reply, 401, "invalid request signature", true);
     }
-    const signedAt = /^\d{1,12}$/.test(timestamp) ? Number(timestamp) : Number.NaN;
+    const signedAt = Number(timestamp);
     if (!(Math.abs(now() / 1000 - signedAt) <= MAX_AGE_SECONDS)) {
-      return refuse(reply, 401, "the request's timestamp is too old");
+      return refuse(reply, 401, "the request's timestamp is too old", true);
     }
+    if (Number(request.headers["content-length"] ?? 0) > MAX_BODY_BYTES) {
+      return refuse(reply, 413, "the body is too large", true);
+    }
+    if (reading >= MAX_BODIES_READING) return refuse(reply, 503, "too many requests being read", true);
+    reading += 1;
+    let body: Buffer | "tooLarge" | "aborted";
+    try {
+      body = await readCappedBody(request, MAX_BODY_BYTES);
+    } finally {
+      reading -= 1;
+    }
+    if (body === "aborted") {
+      logger.debug("an interactions request ended before its body");
+      return;
+    }
+    if (body === "tooLarge") return refuse(reply, 413, "the body is too large", true);
+    if (!verify(timestamp, body, signature)) return refuse(reply, 401, "invalid request signature");
     let interaction: APIInteraction;
     try {
       interaction = JSON.parse(body.toString("utf8")) as APIInteraction;
@@ -78,8 +116,8 @@ export function createInteractionsEndpoint(options: InteractionsEndpointOptions)
     // Remembered a little past the window, so a replay is refused as long as its timestamp passes.
     const ttlMs = 2 * MAX_AGE_SECONDS * 1000;
     const fresh =
-      (await replayGuard.claim(`signature:${signature.toLowerCase()}`, ttlMs)) &&
-      (await replayGuard.claim(`interaction:${interaction.id}`, ttlMs));
+      (await replayGuard.claim(`signature:${signature.toLowerCase()}`, ttlMs, signedAt * 1000)) &&
+      (await replayGuard.claim(`interaction:${interaction.id}`, ttlMs, signedAt * 1000));
     if (!fresh) return refuse(reply, 401, "the request was already received");
     if (interaction.type === InteractionType.Ping) {
       return answer(reply, 200, { type: InteractionResponseType.Pong });

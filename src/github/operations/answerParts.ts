@@ -7,7 +7,14 @@ import {
 } from "../errors.js";
 import { explainNullField } from "../graphqlErrors.js";
 import type { BlobData, GraphQLErrorItem, ThroughTags } from "../schemas.js";
-import type { FileBody, PinnedCommit, RepoRef, RepositoryHeader, RepositoryVisibility } from "../types.js";
+import type {
+  FileBody,
+  PinnedCommit,
+  RepoRef,
+  RepositoryAccess,
+  RepositoryHeader,
+  RepositoryVisibility,
+} from "../types.js";
 
 /** The repository fields every answer repeats, its visibility included. */
 export function toRepositoryHeader(repository: {
@@ -23,6 +30,25 @@ export function toRepositoryHeader(repository: {
     isPrivate: repository.isPrivate,
     visibility: repository.visibility,
     defaultBranch: repository.defaultBranchRef?.name ?? null,
+  };
+}
+
+/**
+ * The context of errors about something inside a repository GitHub answered with (a ref, a path):
+ * they carry its visibility, so that a public-only token's answer can be the repository being
+ * private whatever is or is not inside it (SPEC section 4).
+ */
+export function insideRepository(
+  context: GitHubErrorContext,
+  repository: RepositoryAccess,
+): GitHubErrorContext {
+  return {
+    ...context,
+    repository: {
+      nameWithOwner: repository.nameWithOwner,
+      isPrivate: repository.isPrivate,
+      visibility: repository.visibility,
+    },
   };
 }
 

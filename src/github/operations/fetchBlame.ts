@@ -11,6 +11,7 @@ import {
   toPinnedCommit,
   toRepositoryHeader,
   missingRepository,
+  insideRepository,
 } from "./answerParts.js";
 import type { Credentials, OperationDeps } from "./operationDeps.js";
 
@@ -38,18 +39,23 @@ export async function fetchBlame(
   if (path === "") throw new NotAFileError(repo, "/", "folder");
   const expression = ref ?? "HEAD";
 
-  const { data, errors, context } = await deps.graphql.execute({
+  const {
+    data,
+    errors,
+    context: asked,
+  } = await deps.graphql.execute({
     ...credentials,
     operation: "Blame",
     variables: { owner: repo.owner, name: repo.name, expression, path },
     schema: blameDataSchema,
   });
-  const pathNotFound = () => new PathNotFoundError(repo, path, ref, context);
 
   const repository = data.repository;
   if (!repository) {
-    throw missingRepository(errors, repo, context);
+    throw missingRepository(errors, repo, asked);
   }
+  const context = insideRepository(asked, repository);
+  const pathNotFound = () => new PathNotFoundError(repo, path, ref, context);
 
   const answered = repository.object;
   if (!answered) {

@@ -10,6 +10,7 @@ import {
   toPinnedCommit,
   toRepositoryHeader,
   missingRepository,
+  insideRepository,
 } from "./answerParts.js";
 import type { Credentials, OperationDeps } from "./operationDeps.js";
 
@@ -30,7 +31,11 @@ export async function fetchContents(
   const commitExpression = ref ?? "HEAD";
   const objectExpression = `${commitExpression}:${path}`;
 
-  const { data, errors, context } = await deps.graphql.execute({
+  const {
+    data,
+    errors,
+    context: asked,
+  } = await deps.graphql.execute({
     ...credentials,
     operation: "Contents",
     // The root is no tree entry, so `file(path)` is only asked below it (`hasPath`).
@@ -47,8 +52,9 @@ export async function fetchContents(
 
   const repository = data.repository;
   if (!repository) {
-    throw missingRepository(errors, repo, context);
+    throw missingRepository(errors, repo, asked);
   }
+  const context = insideRepository(asked, repository);
   const answered = repository.commit;
   if (!answered) {
     throw missingRevision({

@@ -3,7 +3,11 @@ import {
   InteractionContextType,
   type APIApplicationCommand,
 } from "discord-api-types/v10";
-import { enforceContextMenuLimit, validateContextMenu } from "./contextMenuRules.js";
+import {
+  enforceContextMenuLimit,
+  validateContextMenu,
+  validateIntegrationTypes,
+} from "./contextMenuRules.js";
 import { cloneJson, isRecord, type JsonObject } from "./json.js";
 import { FormErrors, restErrors } from "./restErrors.js";
 import type { DiscordState } from "./state.js";
@@ -82,7 +86,10 @@ export function overwriteCommands(
   const errors = new FormErrors();
   validateCommandList(errors, body);
   if (Array.isArray(body))
-    body.forEach((definition, index) => validateContextMenu(errors, definition, [index]));
+    body.forEach((definition, index) => {
+      validateContextMenu(errors, definition, [index]);
+      validateIntegrationTypes(errors, definition, [index], state.appIntegrationTypes);
+    });
   errors.throwIfAny();
   const list = state.commandsFor(guildId);
   const definitions = (body as unknown[]).filter(isRecord);
@@ -109,6 +116,7 @@ export function upsertCommand(
   const errors = new FormErrors();
   validateCommand(errors, body, []);
   validateContextMenu(errors, body, []);
+  validateIntegrationTypes(errors, body, [], state.appIntegrationTypes);
   errors.throwIfAny();
   const definition = body as JsonObject;
   const list = state.commandsFor(guildId);
@@ -141,6 +149,7 @@ export function editCommand(
   const errors = new FormErrors();
   validateCommand(errors, merged, []);
   validateContextMenu(errors, merged, []);
+  validateIntegrationTypes(errors, merged, [], state.appIntegrationTypes);
   errors.throwIfAny();
   const command = toStored(state, merged, list[index], guildId);
   list[index] = command;

@@ -133,7 +133,7 @@ export interface DiscordStandInOptions {
   userInstalls?: readonly string[];
   /** The installation contexts the app supports, 0 guild and 1 user (default both); commands default to them. */
   integrationTypes?: readonly number[];
-  /** User commands and message commands allowed per scope, each (default 5, DISCORD-FACTS "Message commands"). */
+  /** User commands and message commands allowed per scope, each (default 15, DISCORD-FACTS "Message commands"). */
   contextMenuCommandLimit?: number;
   /** The permalinks of the seeded message history (#code-links and one message in each other place). */
   demoLinks?: DemoLinksOptions;
@@ -305,7 +305,7 @@ export async function startDiscordStandIn(options: DiscordStandInOptions = {}): 
   state.appIntegrationTypes = [...(options.integrationTypes ?? [0, 1])];
   state.requestLog = options.requestLog ?? "full";
   state.maxInteractions = options.maxInteractions ?? Number.POSITIVE_INFINITY;
-  state.contextMenuLimit = options.contextMenuCommandLimit ?? 5;
+  state.contextMenuLimit = options.contextMenuCommandLimit ?? 15;
   const userId = (user: string): string => {
     const cast: Record<string, APIUser> = state.world.users;
     const id = cast[user]?.id ?? user;

@@ -1,4 +1,5 @@
 import {
+  ApplicationCommandType,
   InteractionResponseType,
   InteractionType,
   MessageFlags,
@@ -80,6 +81,18 @@ export function ephemeralIfForced(interaction: InteractionState, flags: number):
   return interaction.forcedEphemeral ? flags | MessageFlags.Ephemeral : flags;
 }
 
+/**
+ * The type of the message a first response makes: a slash command's reply is CHAT_INPUT_COMMAND
+ * (20), a user or message command's CONTEXT_MENU_COMMAND (23), any other interaction's DEFAULT.
+ */
+function responseMessageType(interaction: InteractionState): MessageType {
+  const payload = interaction.payload;
+  if (payload.type !== InteractionType.ApplicationCommand) return MessageType.Default;
+  return payload.data.type === ApplicationCommandType.ChatInput
+    ? MessageType.ChatInputCommand
+    : MessageType.ContextMenuCommand;
+}
+
 /** A first response as it arrived: the callback route's body, or the body of the HTTP reply. */
 export interface FirstResponse {
   body: unknown;
@@ -130,10 +143,7 @@ export function acceptFirstResponse(
         body: fields,
         uploads: input.uploads,
         via: "callback",
-        type:
-          interaction.type === InteractionType.ApplicationCommand
-            ? MessageType.ChatInputCommand
-            : MessageType.Default,
+        type: responseMessageType(interaction),
         ephemeral: (flags & MessageFlags.Ephemeral) !== 0,
         interaction,
       });
@@ -141,10 +151,17 @@ export function acceptFirstResponse(
       break;
     }
     case InteractionResponseType.DeferredChannelMessageWithSource: {
-      const flags = ephemeralIfForced(
-        interaction,
-        isRecord(data) && typeof data.flags === "number" ? data.flags : 0,
-      );
+      const asked = isRecord(data) ? data.flags : undefined;
+      // A deferral takes the ephemeral flag alone: the rest of a message is decided by its edit.
+      if (asked !== undefined && asked !== null && asked !== 0 && asked !== MessageFlags.Ephemeral) {
+        errors.add(
+          ["data", "flags"],
+          "BASE_TYPE_CHOICES",
+          `Value must be one of {0, ${MessageFlags.Ephemeral}}.`,
+        );
+        errors.throwIfAny();
+      }
+      const flags = ephemeralIfForced(interaction, typeof asked === "number" ? asked : 0);
       const ephemeral = (flags & MessageFlags.Ephemeral) !== 0;
       message = createMessage(state, {
         channelId: interaction.channelId,
@@ -152,10 +169,7 @@ export function acceptFirstResponse(
         body: {},
         uploads: [],
         via: "callback",
-        type:
-          interaction.type === InteractionType.ApplicationCommand
-            ? MessageType.ChatInputCommand
-            : MessageType.Default,
+        type: responseMessageType(interaction),
         ephemeral,
         loading: true,
         interaction,

@@ -1,5 +1,6 @@
 // Over 300 lines: message create and edit with every rule Discord applies to them (flags, attachments, references, components), in Discord's order.
 import {
+  ApplicationCommandType,
   GatewayIntentBits,
   InteractionType,
   MessageFlags,
@@ -89,7 +90,16 @@ export function resolveMentions(
 /** Discord marks embeds sent by apps as `rich` and gives every component a numeric `id`. */
 function normalizeEmbeds(embeds: unknown): APIEmbed[] {
   if (!Array.isArray(embeds)) return [];
-  return embeds.filter(isRecord).map((embed) => ({ type: "rich", ...cloneJson(embed) }) as APIEmbed);
+  return embeds.filter(isRecord).map((embed) => {
+    const copy: JsonObject = { type: "rich", ...cloneJson(embed) };
+    // Discord returns `inline` on every field, false when the write left it out.
+    if (Array.isArray(copy.fields)) {
+      copy.fields = copy.fields
+        .filter(isRecord)
+        .map((field) => ({ ...field, inline: field.inline === true }));
+    }
+    return copy as unknown as APIEmbed;
+  });
 }
 
 function normalizeComponents(components: unknown): APIMessageTopLevelComponent[] {
@@ -191,6 +201,19 @@ function planAttachments(
   return { attachments, files };
 }
 
+/** A message command's answer names the message it was used on; a user command's, the user. */
+function commandTarget(interaction: InteractionState): { target_message_id?: string; target_user?: APIUser } {
+  const payload = interaction.payload;
+  if (payload.type !== InteractionType.ApplicationCommand) return {};
+  const data = payload.data;
+  if (data.type === ApplicationCommandType.Message) return { target_message_id: data.target_id };
+  if (data.type === ApplicationCommandType.User) {
+    const user = data.resolved.users[data.target_id];
+    return user ? { target_user: user } : {};
+  }
+  return {};
+}
+
 /** The `interaction_metadata` and legacy `interaction` fields of a message an interaction wrote. */
 function interactionFields(
   state: DiscordState,
@@ -221,6 +244,7 @@ function interactionFields(
       ...base,
       type: InteractionType.ApplicationCommand,
       ...(originalId ? { original_response_message_id: originalId } : {}),
+      ...commandTarget(interaction),
     };
   }
   return {

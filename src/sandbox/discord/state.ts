@@ -228,8 +228,8 @@ export class DiscordState {
    * 1 user): `integration_types` of a command defaults to them.
    */
   appIntegrationTypes: number[] = [0, 1];
-  /** Context menu commands allowed per type and scope (DISCORD-FACTS: 5). */
-  contextMenuLimit = 5;
+  /** Context menu commands allowed per type and scope (DISCORD-FACTS: 15 since 2026-03-03). */
+  contextMenuLimit = 15;
   /** Users who installed the app to their account (a user install). */
   readonly userInstalls = new Set<string>();
   /** Private channels the bot is not part of (a group DM, a DM between two users). */

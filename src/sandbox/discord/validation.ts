@@ -1007,10 +1007,11 @@ export function validateCommand(errors: FormErrors, definition: unknown, path: F
     });
     validateOptions(errors, definition.options, at(path, "options"), 0);
   } else if (typeof definition.description === "string" && definition.description !== "") {
+    // Discord's own code and words for it (an empty string is taken, as documented).
     errors.add(
       at(path, "description"),
-      "APPLICATION_COMMAND_INVALID_DESCRIPTION",
-      "Context menu commands cannot have a description.",
+      "APPLICATION_COMMAND_CONTEXT_MENU_DESCRIPTION_INVALID",
+      "Context menu commands cannot have description",
     );
   }
   const permissions = definition.default_member_permissions;
@@ -1030,12 +1031,21 @@ export function validateCommand(errors: FormErrors, definition: unknown, path: F
     ["integration_types", [0, 1]],
   ] as const) {
     const list = checkArray(errors, definition[field], at(path, field));
+    // Discord's description of both: an array of at least one item, each at most once (a set).
+    if (list?.length === 0)
+      errors.add(at(path, field), "BASE_TYPE_MIN_LENGTH", "Must be 1 or more in length.");
     list?.forEach((entry, index) => {
       if (typeof entry !== "number" || !(allowed as readonly number[]).includes(entry)) {
         errors.add(
           at(path, field, index),
           "BASE_TYPE_CHOICES",
           `Value must be one of {${allowed.join(", ")}}.`,
+        );
+      } else if (list.indexOf(entry) < index) {
+        errors.add(
+          at(path, field, index),
+          "SET_TYPE_ALREADY_CONTAINS_VALUE",
+          "The set already contains this value.",
         );
       }
     });

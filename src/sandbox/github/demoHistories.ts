@@ -226,6 +226,27 @@ function packageJson(typescript: string, vitest: string): string {
   )}\n`;
 }
 
+/** What `src/engine.ts` of `demo/widgets` is at the tip of `main`, as its answers show it. */
+export interface EngineFacts {
+  /** Lines of the file at the tip of `main`. */
+  lines: number;
+  /** Commits on `main` that touched it (its first one included). */
+  commits: number;
+}
+
+/** What the last {@link widgetsHistory} wrote of `src/engine.ts` on `main`. */
+let engineFacts: EngineFacts | undefined;
+
+/**
+ * The size and commit count of `src/engine.ts` on `main`, read off the generated history (not
+ * written by hand beside it), so `/demo` names what `/blame` and `/contents` then answer. The
+ * history is the same every time (a seeded generator): generated once here when not yet.
+ */
+export function widgetsEngineFacts(): EngineFacts {
+  if (!engineFacts) widgetsHistory();
+  return engineFacts!;
+}
+
 /** The whole history of `demo/widgets`. */
 export function widgetsHistory(): FastImportScript {
   const script = new FastImportScript();
@@ -487,6 +508,7 @@ export function widgetsHistory(): FastImportScript {
   ];
   let revision = 1;
   let miscIndex = 0;
+  let engineCommits = 1;
   for (let slot = 1; slot <= steps; slot += 1) {
     const time = Math.round(start + slot * step + (random() - 0.5) * step * 0.5);
     const miscDue =
@@ -500,6 +522,9 @@ export function widgetsHistory(): FastImportScript {
       engine.edit(random, revision);
       const author = engineAuthors[Math.floor(random() * engineAuthors.length)] ?? people.alice;
       const message = revision === 26 ? longMessage() : `engine: retune gears (revision ${revision})\n`;
+      // What main's engine.ts is after this commit: the last one is what the answers read.
+      engineCommits += 1;
+      engineFacts = { lines: engine.lines.length, commits: engineCommits };
       tip = script.commit({
         ref: main,
         from: tip,

@@ -28,6 +28,7 @@ import {
   crowdLogin,
   crowdUserId,
   smallHistories,
+  widgetsEngineFacts,
   widgetsHistory,
 } from "./demoHistories.js";
 import {
@@ -66,8 +67,8 @@ interface DemoRepositorySpec {
   name: string;
   id: number;
   description: string;
-  /** What it is in the world for (the sandbox's `/demo` lists it). */
-  note: string;
+  /** What it is in the world for (the sandbox's `/demo` lists it); a function when read off its history. */
+  note: string | (() => string);
   isPrivate?: boolean;
   contributorsTooLarge?: boolean;
   collaborators?: string[];
@@ -106,8 +107,8 @@ const REPOSITORY_SPECS: DemoRepositorySpec[] = [
     ...split(DEMO_REPOSITORIES.widgets),
     id: 700001,
     description: "Gears, ticks and one scheduler.",
-    note:
-      `the rich one, ten years of history: blame ${W.engine} (2,000 lines, 50 commits); a PNG ` +
+    note: () =>
+      `the rich one, ten years of history: blame ${W.engine} (${engineSize()}); a PNG ` +
       `(${W.logo}), a symlink (${W.symlink}), a submodule (${W.submodule}), hostile markdown ` +
       `(${W.hostile}), a file past GitHub's text cut (${W.large}); branches ${DEMO_REFS.develop} and ` +
       `${DEMO_REFS.featureBranch}, tags ${DEMO_REFS.annotatedTag} (annotated) and ${DEMO_REFS.lightweightTag}`,
@@ -186,6 +187,12 @@ const REPOSITORY_SPECS: DemoRepositorySpec[] = [
   ...kataSpecs(),
 ];
 
+/** `2,029 lines, 50 commits`: what the generated history holds, as the answers count it. */
+function engineSize(): string {
+  const facts = widgetsEngineFacts();
+  return `${facts.lines.toLocaleString("en-US")} lines, ${facts.commits} commits`;
+}
+
 function split(nameWithOwner: string): { owner: string; name: string } {
   const [owner = "", name = ""] = nameWithOwner.split("/");
   return { owner, name };
@@ -210,7 +217,7 @@ export function demoWorldDefinition(root: string): WorldDefinition {
     id: spec.id,
     gitDir: gitDirOf(root, { owner: spec.owner, name: spec.sharesGitDirWith ?? spec.name }),
     description: spec.description,
-    note: spec.note,
+    note: typeof spec.note === "function" ? spec.note() : spec.note,
     isPrivate: spec.isPrivate ?? false,
     ...(spec.contributorsTooLarge ? { contributorsTooLarge: true } : {}),
     ...(spec.collaborators ? { collaborators: spec.collaborators } : {}),

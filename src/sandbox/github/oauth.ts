@@ -376,7 +376,11 @@ export class OAuthController {
 
   #refreshGrant(params: URLSearchParams, accept: string): OAuthReply {
     const app = this.#world.app(params.get("client_id") ?? "");
-    if (!app || params.get("client_secret") !== app.clientSecret) {
+    // Every pair the stand-in issues came from the device flow (it plays no web flow): a public
+    // client's, which GitHub renews with the client id and the refresh token alone (GITHUB-FACTS.md
+    // "Sign-in", refresh). A secret that is sent must still be the app's.
+    const secret = params.get("client_secret");
+    if (!app || (secret !== null && secret !== app.clientSecret)) {
       return this.#error("incorrect_client_credentials", accept);
     }
     const presented = params.get("refresh_token") ?? "";
@@ -386,11 +390,12 @@ export class OAuthController {
       this.stats.refusedRefreshes += 1;
       return this.#error("bad_refresh_token", accept);
     }
-    // A refresh token works once: the answer carries a new pair. The access token issued with the
-    // old pair stays valid until it expires (unconfirmed for GitHub).
+    // A refresh token works once, and "that refresh token and the old user access token will no
+    // longer work" (GitHub's "Refreshing user access tokens"): the old token reads 401 from now on,
+    // in every process that still holds it. The answer carries a new pair.
     this.#refreshTokens.delete(presented);
     const old = this.#issued.get(grant.accessToken);
-    if (old) old.refreshToken = null;
+    if (old && !old.revoked) this.#kill(grant.accessToken, old);
     this.stats.refreshes += 1;
     return reply(200, this.#issue(app, grant.login, [], now), accept);
   }

@@ -12,6 +12,7 @@ import type { GitOptions } from "./gitProcess.js";
 import { OAuthController, oauthParams, type DeviceFlowOptions, type OAuthReply } from "./oauth.js";
 import { GitRepository } from "./gitRepository.js";
 import { somethingWentWrong } from "./githubErrors.js";
+import { isWebPagePath, webPage } from "./webPages.js";
 import { RateLimiter, rateLimitHeaders, type RateResource, type RateSnapshot } from "./rateLimit.js";
 import type { ResolverContext } from "./resolvers.js";
 import { ObservationLog, ResponseCache } from "./responseCache.js";
@@ -41,7 +42,10 @@ export interface GitHubStandInOptions {
   latencyMs?: number;
   /** Points per hour of each token, for GraphQL and for REST (default 5,000). */
   rateLimit?: number;
-  /** Base of the web URLs in answers (default https://github.com). */
+  /**
+   * Base of the web URLs in answers (default https://github.com). `"self"`: the stand-in's own web
+   * host (`webUrl`), whose pages show the repositories, so every link of an answer opens.
+   */
   htmlUrl?: string;
   /** How git is run. */
   git?: GitOptions;
@@ -121,7 +125,7 @@ const SERVER_ERROR_PAGE = `<!DOCTYPE html>
 
 type Route =
   | { api: "graphql" }
-  | { api: "web"; endpoint: "deviceCode" | "accessToken" | "devicePage" }
+  | { api: "web"; endpoint: "deviceCode" | "accessToken" | "devicePage" | "page" }
   | { api: "rest"; prefix: string; revokeClientId: string }
   | { api: "rest"; prefix: string; repository: { owner: string; name: string } | { id: number } }
   | { api: "rest"; prefix: string; repository: null }
@@ -203,7 +207,8 @@ class StandInServer implements GitHubStandIn {
   readonly #git = new Map<string, GitRepository>();
   readonly #responses = new ResponseCache();
   readonly #gitOptions: GitOptions;
-  readonly #htmlUrl: string;
+  /** The base of web URLs as given; `"self"` is read as `baseUrl` once listening (see htmlUrl). */
+  readonly #htmlUrlOption: string;
   readonly #now: () => number;
   readonly #hung = new Set<ServerResponse>();
   readonly #sleepers = new Set<() => void>();
@@ -217,7 +222,7 @@ class StandInServer implements GitHubStandIn {
     this.#now = options.now ?? Date.now;
     this.#limiter = new RateLimiter({ defaultLimit: options.rateLimit ?? 5000, now: this.#now });
     this.#gitOptions = options.git ?? {};
-    this.#htmlUrl = (options.htmlUrl ?? "https://github.com").replace(/\/+$/, "");
+    this.#htmlUrlOption = (options.htmlUrl ?? "https://github.com").replace(/\/+$/, "");
     this.#latencyMs = options.latencyMs ?? 0;
     this.oauth = new OAuthController(world, {
       now: this.#now,
@@ -249,6 +254,10 @@ class StandInServer implements GitHubStandIn {
   }
   get webUrl(): string {
     return this.baseUrl;
+  }
+  /** The base of the web URLs in answers: the `htmlUrl` option, or this web host for `"self"`. */
+  get #htmlUrl(): string {
+    return this.#htmlUrlOption === "self" ? this.baseUrl : this.#htmlUrlOption;
   }
   get requests(): ReadonlyArray<RequestLogEntry> {
     return this.#requests;
@@ -339,8 +348,13 @@ class StandInServer implements GitHubStandIn {
   async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const started = performance.now();
     const url = new URL(request.url ?? "/", "http://stand-in.invalid");
-    const route = matchRoute(url.pathname);
     const method = request.method ?? "GET";
+    const matched = matchRoute(url.pathname);
+    // The web pages share the host with the API (as the sign-in pages do): a path under an account.
+    const route: Route =
+      matched.api === "other" && isWebPagePath(this.world, url.pathname)
+        ? { api: "web", endpoint: "page" }
+        : matched;
     const auth = parseAuthorization(request.headers.authorization);
     const token = auth.kind === "token" ? auth.token : auth.kind === "basic" ? auth.password : null;
     const log: RequestLogEntry = {
@@ -403,7 +417,14 @@ class StandInServer implements GitHubStandIn {
       sendJson(413, { message: "Payload too large", documentation_url: GRAPHQL_DOCS });
       return;
     }
-    if (route.api === "web") this.#web(route.endpoint, method, url, request, raw, send);
+    if (route.api === "web" && route.endpoint === "page") {
+      const page = await webPage(
+        { world: this.world, git: (repository) => this.#gitOf(repository), gitOptions: this.#gitOptions },
+        method,
+        url.pathname,
+      );
+      send(page.status, page.headers, method === "HEAD" ? null : page.body);
+    } else if (route.api === "web") this.#web(route.endpoint, method, url, request, raw, send);
     else if (route.api === "rest" && "revokeClientId" in route) {
       this.#revoke(route.revokeClientId, method, auth, raw, send);
     } else if (route.api === "graphql")

@@ -1,7 +1,11 @@
+import { connect, type Socket } from "node:net";
 import type { APIInteraction } from "discord-api-types/v10";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Responder } from "../../../src/bot/core/responder.js";
-import { MAX_BODY_BYTES } from "../../../src/bot/http/interactionsEndpoint.js";
+import { createBotHttpServer } from "../../../src/bot/http/httpServer.js";
+import { MAX_BODIES_READING, MAX_BODY_BYTES } from "../../../src/bot/http/interactionsEndpoint.js";
+import { readCappedBody } from "../../../src/bot/http/readBody.js";
 import type { InteractionRecord } from "../../../src/sandbox/discord/index.js";
 import { DEMO_PATHS } from "../../../src/sandbox/github/index.js";
 import { startSandboxWorld, type SandboxWorld } from "../../../src/sandbox/harness.js";
@@ -111,7 +115,7 @@ describe("the interactions endpoint refuses what Discord did not sign, before an
     expect(routed).toEqual([]);
   });
 
-  it("refuses a body over 1 MiB (413) and one that is not JSON (400), signed or not", async () => {
+  it("refuses a body over the cap (413) and one that is not JSON (400), signed or not", async () => {
     const large = `{"type":1,"pad":"${"x".repeat(MAX_BODY_BYTES)}"}`;
     expect((await world.discord.sendToInteractionsEndpoint({ url: endpoint(), body: large })).status).toBe(
       413,
@@ -121,7 +125,7 @@ describe("the interactions endpoint refuses what Discord did not sign, before an
     expect(routed).toEqual([]);
   });
 
-  it("refuses a body over 1 MiB sent in chunks without a length (413)", async () => {
+  it("refuses a body over the cap sent in chunks without a length (413)", async () => {
     const chunk = new TextEncoder().encode("x".repeat(64 * 1024));
     let sent = 0;
     const body = new ReadableStream<Uint8Array>({
@@ -134,7 +138,10 @@ describe("the interactions endpoint refuses what Discord did not sign, before an
       method: "POST",
       body,
       duplex: "half",
-      headers: { "X-Signature-Ed25519": "00".repeat(64), "X-Signature-Timestamp": "1" },
+      headers: {
+        "X-Signature-Ed25519": "00".repeat(64),
+        "X-Signature-Timestamp": String(Math.floor(Date.now() / 1000)),
+      },
     } as RequestInit);
     expect(response.status).toBe(413);
     expect(routed).toEqual([]);
@@ -146,6 +153,125 @@ describe("the interactions endpoint refuses what Discord did not sign, before an
     expect(await health.json()).toEqual({ status: "ok" });
     expect((await fetch(endpoint())).status).toBe(405);
     expect((await fetch(`${world.bot.httpUrl}/nowhere`)).status).toBe(404);
+  });
+
+  it("serves no /metrics (the default token's budget) on the public port when METRICS_PORT is not set", async () => {
+    expect(world.bot.metricsUrl).toBeNull();
+    expect((await fetch(`${world.bot.httpUrl}/metrics`)).status).toBe(404);
+    expect((await fetch(`${world.bot.httpUrl}/readyz`)).status).toBe(200);
+  });
+});
+
+/** A raw client: sends the head of a POST and `body` (not necessarily all it declares), and keeps reading. */
+function rawPost(
+  base: string,
+  headers: Record<string, string>,
+  body = "",
+): { socket: Socket; response: Promise<string> } {
+  const url = new URL(base);
+  const socket = connect(Number(url.port), url.hostname);
+  let text = "";
+  socket.on("data", (chunk: Buffer) => (text += chunk.toString("latin1")));
+  const response = new Promise<string>((resolve) => {
+    socket.on("data", () => {
+      if (text.includes("\r\n\r\n")) resolve(text);
+    });
+    socket.on("close", () => resolve(text));
+    socket.on("error", () => resolve(text));
+  });
+  const head = Object.entries({ Host: url.host, ...headers }).map(([name, value]) => `${name}: ${value}`);
+  socket.write(`POST ${url.pathname} HTTP/1.1\r\n${head.join("\r\n")}\r\n\r\n${body}`);
+  return { socket, response };
+}
+
+function freshTimestamp(): string {
+  return String(Math.floor(Date.now() / 1000));
+}
+
+describe("the interactions endpoint gives a stranger neither memory nor time before the signature", () => {
+  it("refuses a missing or malformed signature header and a stale timestamp before reading the body, and closes", async () => {
+    const refused: Array<Record<string, string>> = [
+      { "X-Signature-Timestamp": freshTimestamp() },
+      { "X-Signature-Ed25519": "zz", "X-Signature-Timestamp": freshTimestamp() },
+      { "X-Signature-Ed25519": "ab".repeat(64) },
+      { "X-Signature-Ed25519": "ab".repeat(64), "X-Signature-Timestamp": "soon" },
+      { "X-Signature-Ed25519": "ab".repeat(64), "X-Signature-Timestamp": "1" },
+    ];
+    for (const headers of refused) {
+      // 100 KiB declared, none of it sent: the answer comes without waiting for the body.
+      const { socket, response } = rawPost(endpoint(), { ...headers, "Content-Length": String(100 * 1024) });
+      const text = await response;
+      socket.destroy();
+      expect(text, JSON.stringify(headers)).toMatch(/^HTTP\/1\.1 401 /);
+      expect(text.toLowerCase()).toContain("connection: close");
+    }
+    expect(routed).toEqual([]);
+  });
+
+  it(`reads at most ${MAX_BODIES_READING} unverified bodies at once: the next request is refused 503`, async () => {
+    const signed = { "X-Signature-Ed25519": "ab".repeat(64), "X-Signature-Timestamp": freshTimestamp() };
+    const slow = Array.from({ length: MAX_BODIES_READING }, () =>
+      rawPost(endpoint(), { ...signed, "Content-Length": "1000" }, "{"),
+    );
+    try {
+      // Every slow request is being read once a request sent after them is answered.
+      await expect
+        .poll(async () => {
+          const probe = rawPost(endpoint(), { ...signed, "Content-Length": "1000" }, "{");
+          const status = (await Promise.race([probe.response, sleep(500).then(() => "")])).slice(0, 12);
+          probe.socket.destroy();
+          return status;
+        })
+        .toBe("HTTP/1.1 503");
+    } finally {
+      for (const request of slow) request.socket.destroy();
+    }
+    // Once they are gone, the endpoint reads again: a ping goes through.
+    await expect
+      .poll(async () => (await world.discord.sendToInteractionsEndpoint({ url: endpoint() })).status)
+      .toBe(200);
+  });
+
+  it("drops a request whose body does not arrive within the request timeout (408) and frees its place", async () => {
+    const server = createBotHttpServer({
+      logger: captured.logger,
+      requestTimeoutMs: 300,
+      interactions: async (request, reply) => {
+        const body = await readCappedBody(request, MAX_BODY_BYTES);
+        if (typeof body !== "string") reply.end("read");
+      },
+    });
+    await server.listen(0, "127.0.0.1");
+    try {
+      const { socket, response } = rawPost(`${server.url}/interactions`, { "Content-Length": "1000" }, "{");
+      const text = await response;
+      socket.destroy();
+      expect(text).toMatch(/^HTTP\/1\.1 408 /);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("holds at most its bound of sockets: one more connection is closed unanswered", async () => {
+    const server = createBotHttpServer({ logger: captured.logger, maxConnections: 2 });
+    await server.listen(0, "127.0.0.1");
+    const url = new URL(server.url!);
+    const open = (): Promise<Socket> =>
+      new Promise((resolve) => {
+        const socket = connect(Number(url.port), url.hostname, () => resolve(socket));
+      });
+    const held = [await open(), await open()];
+    try {
+      const { socket, response } = rawPost(`${server.url}/healthz`, {});
+      expect(await response).toBe("");
+      socket.destroy();
+      // A place freed is taken again.
+      held.pop()!.destroy();
+      await expect.poll(async () => (await fetch(`${server.url}/healthz`)).status).toBe(200);
+    } finally {
+      for (const socket of held) socket.destroy();
+      await server.close();
+    }
   });
 });
 

@@ -91,10 +91,24 @@ describe("message commands: registration", () => {
         errors: {
           0: {
             description: {
-              _errors: [expect.objectContaining({ code: "APPLICATION_COMMAND_INVALID_DESCRIPTION" })],
+              _errors: [
+                {
+                  code: "APPLICATION_COMMAND_CONTEXT_MENU_DESCRIPTION_INVALID",
+                  message: "Context menu commands cannot have description",
+                },
+              ],
             },
           },
-          1: { options: { _errors: [expect.any(Object)] } },
+          1: {
+            options: {
+              _errors: [
+                {
+                  code: "APPLICATION_COMMAND_CONTEXT_MENU_OPTIONS_INVALID",
+                  message: "Context menu commands cannot have options",
+                },
+              ],
+            },
+          },
           2: { contexts: { 0: expect.any(Object) }, integration_types: { 0: expect.any(Object) } },
         },
       },
@@ -102,13 +116,13 @@ describe("message commands: registration", () => {
     expect(discord.commands().map((command) => command.name)).toContain("Show code");
   });
 
-  it("allows 5 message commands per scope and answers 30032 past them", async () => {
+  it("allows 15 message commands per scope (since 2026-03-03) and answers 30032 past them", async () => {
     const many = (count: number) =>
       Array.from({ length: count }, (_, index) => ({ type: 3, name: `Menu ${index}` }));
-    expect((await register([...many(5), PING])).status).toBe(200);
-    expect(await register(many(6))).toMatchObject({
+    expect((await register([...many(15), PING])).status).toBe(200);
+    expect(await register(many(16))).toMatchObject({
       status: 400,
-      body: { code: 30032, message: "Maximum number of application commands reached (5)" },
+      body: { code: 30032, message: "Maximum number of application commands reached (15)" },
     });
     const one = await api(`/applications/${discord.applicationId}/commands`, {
       method: "POST",
@@ -116,6 +130,53 @@ describe("message commands: registration", () => {
     });
     expect(one.status).toBe(400);
     discord.registerCommands([SHOW_CODE, BLAME_LINES, SERVER_ONLY, PING]);
+  });
+});
+
+describe("message commands: what Discord refuses in a registration", () => {
+  it("refuses empty or repeated contexts and integration_types (50035), keeping what was registered", async () => {
+    const before = discord.commands().map((command) => command.id);
+    const refused = await register([
+      { ...PING, contexts: [] },
+      { ...PING, name: "again", integration_types: [0, 0] },
+      { ...SHOW_CODE, contexts: [0, 1, 1] },
+      { ...BLAME_LINES, integration_types: [] },
+    ]);
+    expect(refused).toMatchObject({
+      status: 400,
+      body: {
+        code: 50035,
+        errors: {
+          0: { contexts: { _errors: [{ code: "BASE_TYPE_MIN_LENGTH" }] } },
+          1: { integration_types: { 1: { _errors: [{ code: "SET_TYPE_ALREADY_CONTAINS_VALUE" }] } } },
+          2: { contexts: { 2: { _errors: [{ code: "SET_TYPE_ALREADY_CONTAINS_VALUE" }] } } },
+          3: { integration_types: { _errors: [{ code: "BASE_TYPE_MIN_LENGTH" }] } },
+        },
+      },
+    });
+    expect(discord.commands().map((command) => command.id)).toEqual(before);
+  });
+
+  it("refuses the whole registration when one command names a user install the app has not enabled", async () => {
+    const guildOnly = await startDiscordStandIn({ integrationTypes: [0] });
+    try {
+      const put = await fetch(`${guildOnly.apiUrl}/v10/applications/${guildOnly.applicationId}/commands`, {
+        method: "PUT",
+        headers: { Authorization: `Bot ${guildOnly.botToken}`, "Content-Type": "application/json" },
+        body: JSON.stringify([{ ...PING, integration_types: [0] }, SHOW_CODE]),
+      });
+      expect(put.status).toBe(400);
+      expect(await put.json()).toMatchObject({
+        code: 50035,
+        errors: { 1: { integration_types: { 1: { _errors: [{ code: "BASE_TYPE_CHOICES" }] } } } },
+      });
+      expect(guildOnly.commands()).toEqual([]);
+      // Without integration_types a command takes the app's own: accepted.
+      guildOnly.registerCommands([{ name: "ping", description: "Answers pong" }]);
+      expect(guildOnly.commands()[0]?.integration_types).toEqual([0]);
+    } finally {
+      await guildOnly.close();
+    }
   });
 });
 
@@ -145,6 +206,57 @@ describe("message commands: the interaction", () => {
     });
     const record = await handle.waitForAnswer();
     expect(record.original?.content).toBe(`target: ${target.content}`);
+  });
+
+  it("makes the answer a context menu command's message (23) whose interaction_metadata names the target message", async () => {
+    const target = discord.message(discord.demoMessages.oneLink!)!;
+    const handle = await discord.interact({ kind: "message", name: "Show code", message: target });
+    await handle.waitForAnswer();
+    const answer = await api(`/webhooks/${discord.applicationId}/${handle.token}/messages/@original`);
+    expect(await answer.json()).toMatchObject({
+      type: 23,
+      interaction_metadata: { type: 2, target_message_id: target.id, user: { id: discord.users.member.id } },
+    });
+  });
+
+  it("takes a deferral with the ephemeral flag alone: any other flag is 50035", async () => {
+    for (const [flags, status] of [
+      [MessageFlags.SuppressEmbeds, 400],
+      [MessageFlags.Ephemeral | MessageFlags.SuppressNotifications, 400],
+      [MessageFlags.Ephemeral, 204],
+    ] as const) {
+      nextAnswers.push(async () => undefined);
+      const handle = await discord.interact({ kind: "slash", name: "ping" });
+      const callback = await api(`/interactions/${handle.id}/${handle.token}/callback`, {
+        method: "POST",
+        body: JSON.stringify({ type: 5, data: { flags } }),
+      });
+      expect(callback.status, String(flags)).toBe(status);
+      if (status === 400) {
+        expect(await callback.json()).toMatchObject({
+          code: 50035,
+          errors: { data: { flags: expect.any(Object) } },
+        });
+      }
+    }
+  });
+
+  it("returns every embed field with `inline`, false when the bot left it out", async () => {
+    nextAnswers.push(async () => undefined);
+    const handle = await discord.interact({ kind: "slash", name: "ping" });
+    const fields = [
+      { name: "left out", value: "a" },
+      { name: "inline", value: "b", inline: true },
+    ];
+    await api(`/interactions/${handle.id}/${handle.token}/callback`, {
+      method: "POST",
+      body: JSON.stringify({ type: 4, data: { embeds: [{ title: "t", fields }] } }),
+    });
+    const original = await api(`/webhooks/${discord.applicationId}/${handle.token}/messages/@original`);
+    expect(((await original.json()) as { embeds: Array<{ fields: unknown[] }> }).embeds[0]?.fields).toEqual([
+      { name: "left out", value: "a", inline: false },
+      { name: "inline", value: "b", inline: true },
+    ]);
   });
 
   it("seeds #code-links with one case per message: several links, another host, no link, a private repository", () => {

@@ -106,6 +106,20 @@ describe("the demo world", () => {
     expect(new Set(touches.map((line) => line.split(" ")[1])).size).toBeGreaterThanOrEqual(5);
   });
 
+  it("says in its note (what /demo shows) the line and commit counts its git history holds", async () => {
+    const lines =
+      (await git(DEMO_REPOSITORIES.widgets, "show", `main:${DEMO_PATHS.engine}`)).split("\n").length - 1;
+    const commits = (
+      await git(DEMO_REPOSITORIES.widgets, "log", "--format=%H", "main", "--", DEMO_PATHS.engine)
+    )
+      .trim()
+      .split("\n").length;
+    const widgets = world.repository("demo", "widgets")!;
+    expect(widgets.note).toContain(
+      `blame ${DEMO_PATHS.engine} (${lines.toLocaleString("en-US")} lines, ${commits} commits)`,
+    );
+  });
+
   it("gives widgets the files the bot must render", async () => {
     const tree = await git(
       DEMO_REPOSITORIES.widgets,

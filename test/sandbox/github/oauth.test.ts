@@ -233,10 +233,10 @@ describe("a GitHub App's expiring user tokens", () => {
     };
   }
 
-  function refresh(refreshToken: string, secret: string = DEMO_APPS.githubApp.clientSecret) {
+  function refresh(refreshToken: string, secret: string | null = DEMO_APPS.githubApp.clientSecret) {
     return post("/login/oauth/access_token", {
       client_id: DEMO_APPS.githubApp.clientId,
-      client_secret: secret,
+      ...(secret === null ? {} : { client_secret: secret }),
       grant_type: "refresh_token",
       refresh_token: refreshToken,
     });
@@ -272,6 +272,48 @@ describe("a GitHub App's expiring user tokens", () => {
     expect((await refresh(String(renewed.body.refresh_token), "wrong")).body.error).toBe(
       "incorrect_client_credentials",
     );
+  });
+});
+
+describe('a refresh, as GitHub\'s "Refreshing user access tokens" describes it', () => {
+  async function signIn(): Promise<{ token: string; refresh: string }> {
+    const code = await deviceCode(DEMO_APPS.githubApp.clientId);
+    github.oauth.approve(code.user_code, DEMO_LOGIN);
+    const granted = await pollAfterInterval(code, DEMO_APPS.githubApp.clientId);
+    return { token: String(granted.body.access_token), refresh: String(granted.body.refresh_token) };
+  }
+
+  it("ends the old access token at once: it reads 401 from the moment of the refresh", async () => {
+    const first = await signIn();
+    expect((await viewerOf(first.token)).login).toBe(DEMO_LOGIN);
+    const renewed = await post("/login/oauth/access_token", {
+      client_id: DEMO_APPS.githubApp.clientId,
+      client_secret: DEMO_APPS.githubApp.clientSecret,
+      grant_type: "refresh_token",
+      refresh_token: first.refresh,
+    });
+    expect((await viewerOf(String(renewed.body.access_token))).login).toBe(DEMO_LOGIN);
+    expect((await viewerOf(first.token)).status).toBe(401);
+    expect(github.oauth.isActive(first.token)).toBe(false);
+  });
+
+  it("renews a device-flow token with the client id and the refresh token alone, no client secret", async () => {
+    const first = await signIn();
+    const renewed = await post("/login/oauth/access_token", {
+      client_id: DEMO_APPS.githubApp.clientId,
+      grant_type: "refresh_token",
+      refresh_token: first.refresh,
+    });
+    expect(renewed.body).toMatchObject({ token_type: "bearer", expires_in: 28_800 });
+    expect((await viewerOf(String(renewed.body.access_token))).login).toBe(DEMO_LOGIN);
+    // A secret that is sent must still be the app's.
+    const wrong = await post("/login/oauth/access_token", {
+      client_id: DEMO_APPS.githubApp.clientId,
+      client_secret: "not-the-secret",
+      grant_type: "refresh_token",
+      refresh_token: String(renewed.body.refresh_token),
+    });
+    expect(wrong.body.error).toBe("incorrect_client_credentials");
   });
 });
 
