@@ -9,6 +9,7 @@ import { benchFairAdmission } from "./fair-admission.js";
 import { benchFormatBlame } from "./format-blame.js";
 import { benchIssues } from "./issues.js";
 import { benchMessageMenus } from "./message-menus.js";
+import { benchOwners } from "./owners.js";
 import { benchRedisMemory } from "./redis-memory.js";
 import { benchSignIn } from "./signin.js";
 import { benchSlowClients } from "./slow-clients.js";
@@ -36,6 +37,7 @@ const sections: Array<[string, () => Promise<string[]>]> = quick
         "Issues, pull requests and commits, interaction to reply (real discord.js client)",
         () => benchIssues(),
       ],
+      ["/owners and its chart (real discord.js client, both stand-ins)", () => benchOwners()],
       ["Sign-in (user-token vault, sandbox /login)", benchSignIn],
       ["Slow clients against the interactions endpoint (HTTP mode, own process)", benchSlowClients],
       ["Many processes on one Redis (real processes, HTTP, round robin)", benchTwoProcesses],

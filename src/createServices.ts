@@ -261,6 +261,7 @@ export async function createServices(
       recent,
       share,
       defaultTokenAllowPrivate: config.github.defaultTokenAllowPrivate,
+      ...(options.now ? { now: options.now } : {}),
     }),
     settings,
     tokenAdmin,

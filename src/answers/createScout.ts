@@ -8,6 +8,7 @@ import type { DefaultTokenShare } from "../tokens/defaultTokenShare.js";
 import type { AnswerPrivacy } from "../format/privacy.js";
 import { MissingTokenError, type ResolvedToken, type TokenResolver } from "../tokens/tokenResolver.js";
 import { createItemAnswers } from "./itemAnswers.js";
+import { createOwnershipAnswers } from "./ownershipAnswers.js";
 import { createPrivateAccess, listPrivacy, repositoryPrivacy } from "./privateAccess.js";
 import { createPublicAnswers, PUBLIC_SCOPE, type PinnedKey } from "./publicAnswers.js";
 import type { RecentRepositories } from "./recentRepositories.js";
@@ -70,6 +71,8 @@ export function createScout(options: {
   share?: DefaultTokenShare;
   /** `GITHUB_TOKEN_ALLOW_PRIVATE`; default false (the default token reads public repositories only). */
   defaultTokenAllowPrivate?: boolean;
+  /** The clock (the windows of `/owners`); default the system's. */
+  now?: () => Date;
 }): Scout {
   const { github, cache, tokens, recent } = options;
   const defaultTokenAllowPrivate = options.defaultTokenAllowPrivate ?? false;
@@ -182,6 +185,17 @@ export function createScout(options: {
     return fetched(answer, origin, privacy);
   }
 
+  const ownership = createOwnershipAnswers({
+    github,
+    cache,
+    tokens,
+    recent,
+    privateAccess,
+    upstream,
+    share: options.share,
+    now: options.now ?? (() => new Date()),
+  });
+
   /**
    * A pinned answer already held: this token's own, else one of a public repository fetched with
    * any token (served while the repository is still public, see ./publicAnswers.ts).
@@ -282,6 +296,8 @@ export function createScout(options: {
       recent.remember(fingerprint, `${args.repo.owner}/${args.repo.name}`);
       return fetched(answer, origin, repositoryPrivacy(seen));
     },
+    history: (asker, args) => ownership.history(asker, args),
+    owners: (asker, args) => ownership.owners(asker, args),
     async tokenOrigin(asker) {
       try {
         return (await tokens.resolve(asker)).origin;

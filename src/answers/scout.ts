@@ -2,6 +2,8 @@ import type { Freshness } from "../format/message.js";
 import type { AnswerPrivacy } from "../format/privacy.js";
 import type { CommitAnswer, IssueAnswer } from "../github/issueTypes.js";
 import type { TokenOrigin } from "../tokens/tokenResolver.js";
+import type { HistoryPage } from "../github/ownershipTypes.js";
+import type { FetchedOwners } from "./ownershipAnswers.js";
 import type {
   BlameAnswer,
   ContentsAnswer,
@@ -57,6 +59,13 @@ export interface Scout {
   issue(asker: Asker, args: { repo: RepoRef; number: number }): Promise<Fetched<IssueAnswer>>;
   /** A commit by ref (default: the default branch): pinned by its id, long-lived. */
   commit(asker: Asker, args: { repo: RepoRef; ref?: string }): Promise<Fetched<CommitAnswer>>;
+  /** One page of the commits that touched a path (10 a page), pinned to the commit it read. */
+  history(
+    asker: Asker,
+    args: { repo: RepoRef; ref?: string; path: string; after?: string },
+  ): Promise<Fetched<HistoryPage>>;
+  /** Who knows a file or a folder: blame of its files, CODEOWNERS, recent commits (see ownershipAnswers.ts). */
+  owners(asker: Asker, args: { repo: RepoRef; ref?: string; path: string }): Promise<FetchedOwners>;
   /**
    * The repositories recently read with the token in effect for this asker, most recent first
    * (autocomplete's "recent"): never what another token read. Empty when no token is in effect.

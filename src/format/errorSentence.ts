@@ -13,6 +13,7 @@ import type {
 import type { SignInUnavailableError } from "../signin/signInService.js";
 import type { TokenChecksExhaustedError } from "../tokens/attemptLimit.js";
 import type { DefaultShareUsedUpError } from "../tokens/defaultTokenShare.js";
+import type { OwnersBudgetError } from "../owners/ownersBudgetError.js";
 import type { SettingsStoreUnavailableError } from "../tokens/guildSettings.js";
 import type { MissingTokenError } from "../tokens/tokenResolver.js";
 import type {
@@ -44,6 +45,7 @@ export type KnownUserError =
   | PageOutOfRangeError
   | MissingTokenError
   | DefaultShareUsedUpError
+  | OwnersBudgetError
   | VaultKeyMissingError
   | VaultLockedError
   | TokenStoreUnavailableError
@@ -147,6 +149,21 @@ function defaultShareUsedUp(error: DefaultShareUsedUpError, situation: ErrorSitu
   return `The shared GitHub budget is used up ${error.scope === "server" ? "for this server" : "for you"} until <t:${unix}:t> (<t:${unix}:R>): each ${error.scope} may spend ${Math.round(error.share * 100)}% of the bot's shared token in an hour. ${next.charAt(0).toUpperCase()}${next.slice(1)}`;
 }
 
+function ownersBudget(error: OwnersBudgetError, situation: ErrorSituation): string {
+  const cost = `${error.cost.toLocaleString("en-US")} GitHub point${error.cost === 1 ? "" : "s"}`;
+  const files = error.files === 1 ? "this file" : `these ${error.files.toLocaleString("en-US")} files`;
+  const when = error.until ? ` until ${relativeTime(error.until)}` : "";
+  if (error.reason === "token") {
+    return `Reading the owners of ${files} costs ${cost}, more than the GitHub token in effect has left${when}, so nothing was sent. Ask for a smaller folder or a single file, or try again then.`;
+  }
+  const routes = [
+    situation.signIn ? "`/login`" : null,
+    situation.inServer ? "a server token (`/token set`)" : null,
+  ].filter((route): route is string => route !== null);
+  const next = routes.length > 0 ? ` ${routes.join(" or ")} avoids the shared budget.` : "";
+  return `Reading the owners of ${files} costs ${cost}, more than is left of ${situation.inServer ? "this server's" : "your"} share of the bot's shared GitHub token${when}, so nothing was sent. Ask for a smaller folder or a single file.${next}`;
+}
+
 function noFileLink(error: NoFileLinkError, situation: ErrorSituation): string {
   const host = new URL(situation.webUrl).host;
   const example = `\`${situation.webUrl.replace(/\/+$/, "")}/owner/name/blob/main/src/app.ts#L10-L20\``;
@@ -194,6 +211,8 @@ function knownErrorSentence(error: KnownUserError, situation: ErrorSituation): s
       return missingToken(situation);
     case "default_share_used_up":
       return defaultShareUsedUp(error, situation);
+    case "owners_budget":
+      return ownersBudget(error, situation);
     case "vault_key_missing":
       return "This bot has no TOKEN_ENCRYPTION_KEY, so it cannot store server tokens. Ask its operator to set one.";
     case "vault_locked":

@@ -9,6 +9,10 @@ import { fetchContents } from "./operations/fetchContents.js";
 import { fetchCommit } from "./operations/fetchCommit.js";
 import { fetchContributors } from "./operations/fetchContributors.js";
 import { fetchIssueOrPullRequest } from "./operations/fetchIssueOrPullRequest.js";
+import { fetchHistory } from "./operations/fetchHistory.js";
+import { fetchOwnersBlame } from "./operations/fetchOwnersBlame.js";
+import { fetchOwnersTree } from "./operations/fetchOwnersTree.js";
+import type { BlameBatch, HistoryPage, OwnersTree } from "./ownershipTypes.js";
 import { fetchRepositories } from "./operations/fetchRepositories.js";
 import { fetchRepositoryAccess } from "./operations/fetchRepositoryAccess.js";
 import { fetchRefCommit } from "./operations/fetchRefCommit.js";
@@ -123,6 +127,21 @@ export interface GitHubClient {
   issueOrPullRequest(token: TokenUse, args: { repo: RepoRef; number: number }): Promise<IssueAnswer>;
   /** A commit by revision (default: the default branch), and its files' first page (REST). */
   commit(token: TokenUse, args: { repo: RepoRef; ref?: string }): Promise<CommitAnswer>;
+  /** One page (`first` 1..100) of the commits that touched `path` ("" for all), newest first. */
+  history(
+    token: TokenUse,
+    args: { repo: RepoRef; ref?: string; path: string; first: number; after?: string },
+  ): Promise<HistoryPage>;
+  /** What `/owners` reads before blame: pinned commit, the path's files, CODEOWNERS, recent commits. */
+  ownersTree(
+    token: TokenUse,
+    args: { repo: RepoRef; ref?: string; path: string; since: Date },
+  ): Promise<OwnersTree>;
+  /** The blame of up to 10 files at one commit, in one request. */
+  ownersBlame(
+    token: TokenUse,
+    args: { repo: RepoRef; oid: string; paths: readonly string[] },
+  ): Promise<BlameBatch>;
   /**
    * The last `x-ratelimit-*` figures seen for a token fingerprint (REST or GraphQL headers, or the
    * Viewer query's `rateLimit`), optionally for one resource (`graphql`, `core`).
@@ -238,6 +257,11 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
     issueOrPullRequest: (token, args) =>
       run("IssueOrPullRequest", token, (credentials) => fetchIssueOrPullRequest(deps, credentials, args)),
     commit: (token, args) => run("Commit", token, (credentials) => fetchCommit(deps, credentials, args)),
+    history: (token, args) => run("History", token, (credentials) => fetchHistory(deps, credentials, args)),
+    ownersTree: (token, args) =>
+      run("OwnersTree", token, (credentials) => fetchOwnersTree(deps, credentials, args)),
+    ownersBlame: (token, args) =>
+      run("OwnersBlame", token, (credentials) => fetchOwnersBlame(deps, credentials, args)),
     rateLimit: (fingerprint, resource) => book.latest(fingerprint, resource),
   };
 }

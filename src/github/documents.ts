@@ -6,6 +6,8 @@ import { COMMIT_QUERY, ISSUE_OR_PULL_REQUEST_QUERY } from "./issueDocuments.js";
  * one against GitHub's published schema; the local GitHub stand-in answers exactly these.
  */
 
+import { OWNERSHIP_DOCUMENTS } from "./ownershipDocuments.js";
+
 /** The token's login and its GraphQL budget. */
 export const VIEWER_QUERY = `query Viewer { viewer { login } rateLimit { limit remaining used resetAt cost } }`;
 
@@ -118,6 +120,7 @@ export const DOCUMENTS = {
   Contents: CONTENTS_QUERY,
   IssueOrPullRequest: ISSUE_OR_PULL_REQUEST_QUERY,
   Commit: COMMIT_QUERY,
+  ...OWNERSHIP_DOCUMENTS,
 } as const;
 
 /** The name of one of RepoScout's GraphQL operations. */

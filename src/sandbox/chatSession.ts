@@ -1,4 +1,7 @@
 // Over 300 lines: the sandbox's own commands (/help, /demo, /as, /history, /menu, /approve, /deny) and the forms are one person's session state; the help text alone is 40 lines.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { APIUser } from "discord-api-types/v10";
 import { REPOS_PER_PAGE } from "../../commands/repos.js";
 import { parseCommandLine } from "./commandLine.js";
@@ -59,6 +62,8 @@ export interface ChatSessionOptions {
   formHint?: string;
   now?: () => Date;
   answerWaitMs?: number;
+  /** Where images the bot attaches (the `/owners` chart) are saved; default `<os tmp>/reposcout-images`. */
+  imagesDir?: string;
 }
 
 /** How a line went: answered (or done), failed (an error reply, or refused), or the person leaves. */
@@ -90,6 +95,8 @@ export const CHAT_HELP = `Type a slash command as in Discord, options as name:va
   /contributors repo:demo/crowd page:2
   /issue repo:demo/widgets number:5               (a pull request: its checks and reviews)
   /commit repo:demo/widgets ref:chore/fixtures    (co-authors, +/-, 301 files)
+  /history repo:demo/widgets path:src/parts       (commits that touched it; bare /history: below)
+  /owners repo:demo/widgets path:src              (who knows it; the chart's PNG is saved, path printed)
   /whoami
   /token status · /token set · /token clear      (admin commands)
   /settings threads enabled:true                  (answers go into threads)
@@ -217,6 +224,17 @@ export function createChatSession(options: ChatSessionOptions): ChatSession {
       userName: mentionName,
     });
     if (text) screen.print(text);
+    // A terminal cannot show a picture: save it where an image viewer can open it, and say where.
+    for (const item of transcript.messages) {
+      for (const file of item.message.files) {
+        if (!/\.png$/i.test(file.name)) continue;
+        const folder = options.imagesDir ?? join(tmpdir(), "reposcout-images");
+        mkdirSync(folder, { recursive: true });
+        const saved = join(folder, `${item.id}-${file.name.replace(/[^A-Za-z0-9._-]/g, "_")}`);
+        writeFileSync(saved, file.data);
+        screen.print(`🖼  ${file.name} saved to ${saved}`);
+      }
+    }
     return { isError: transcript.isError, record };
   }
 

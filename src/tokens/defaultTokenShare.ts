@@ -35,10 +35,11 @@ export class DefaultShareUsedUpError extends UserFacingError {
  */
 export interface DefaultTokenShare {
   /**
-   * Before an upstream call with the default token on `resource` (`graphql`, `core`).
-   * @throws DefaultShareUsedUpError when the asker's server or the asker has spent its share.
+   * Before an upstream call with the default token on `resource` (`graphql`, `core`), of `points`
+   * (default 1; an answer of several calls whose cost is known checks it whole before the first).
+   * @throws DefaultShareUsedUpError when the asker's server or the asker cannot spend that much.
    */
-  check(asker: TokenAsker, resource: string): Promise<void>;
+  check(asker: TokenAsker, resource: string, points?: number): Promise<void>;
   /** After the call: counts what GitHub said it cost against the server and the user. */
   charge(asker: TokenAsker, spends: readonly TokenSpend[]): Promise<void>;
 }
@@ -91,7 +92,7 @@ export function createDefaultTokenShare(options: {
   }
 
   return {
-    async check(asker, resource) {
+    async check(asker, resource, points = 1) {
       const window = windowOf(resource);
       const allowed = Math.floor(options.share * window.limit);
       const scopes = scopesOf(asker);
@@ -105,7 +106,7 @@ export function createDefaultTokenShare(options: {
         options.logger?.warn({ err: error }, "fair-use counters unavailable: not enforcing the share");
         return;
       }
-      const over = scopes.find((_scope, index) => (spent[index] ?? 0) >= allowed);
+      const over = scopes.find((_scope, index) => (spent[index] ?? 0) + Math.max(1, points) > allowed);
       if (over) throw new DefaultShareUsedUpError(over.scope, new Date(window.endsAt), options.share);
     },
     async charge(asker, spends) {

@@ -86,7 +86,7 @@ describe("the bot as a process, against the local Discord and GitHub", () => {
     const result = await exited(runScript("deploy-commands.ts", env));
     expect(result.stderr).not.toMatch(/error/i);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/Registered 14 commands in server/);
+    expect(result.stdout).toMatch(/Registered 16 commands in server/);
     expect(
       discord
         .commands({ guildId: discord.guildId })
@@ -100,9 +100,11 @@ describe("the bot as a process, against the local Discord and GitHub", () => {
       "commit",
       "contents",
       "contributors",
+      "history",
       "issue",
       "login",
       "logout",
+      "owners",
       "repos",
       "settings",
       "token",

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { PassThrough, Writable } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sandboxBanner } from "../../src/sandbox/chat.js";
@@ -213,6 +214,14 @@ describe("npm run sandbox -- --command", () => {
   it("prints the help and exits 0 for /help", async () => {
     const run = await oneShot(["/help"]);
     expect(run).toEqual({ code: 0, text: `${CHAT_HELP}\n` });
+  });
+
+  it("saves the /owners chart as a PNG and says where", async () => {
+    const run = await oneShot(["/owners repo:demo/widgets path:src/lib/util/strings.ts"]);
+    expect(run.code).toBe(0);
+    const saved = /🖼 {2}owners\.png saved to (\S+\.png)$/m.exec(run.text);
+    expect(saved, run.text).not.toBeNull();
+    expect(readFileSync(saved![1]!).subarray(1, 4).toString("latin1")).toBe("PNG");
   });
 
   it("lists the demo world for /demo", async () => {

@@ -122,6 +122,32 @@ describe("the sandbox's links", () => {
     expect(links.some((url) => /\/commit\/[0-9a-f]{40}$/.test(url))).toBe(true);
   });
 
+  it("open on the local GitHub: /history (its history page lists the commits git log does) and /owners", async () => {
+    const history = await world().run({
+      kind: "slash",
+      name: "history",
+      options: { repo: "demo/widgets", path: "src/lib/util" },
+    });
+    const owners = await world().run({
+      kind: "slash",
+      name: "owners",
+      options: { repo: "demo/widgets", path: "src" },
+    });
+    const links = [
+      ...(await expectEveryLinkOpens(world(), history)),
+      ...(await expectEveryLinkOpens(world(), owners)),
+    ];
+    const historyPage = links.find((url) => /\/commits\/[0-9a-f]{40}\/src\/lib\/util$/.test(url));
+    expect(historyPage).toBeDefined();
+    const html = await (await fetch(historyPage!)).text();
+    const listed = [...html.matchAll(/\/commit\/([0-9a-f]{40})"/g)].map((match) => match[1]);
+    const shown = [...transcriptOf(history).text.matchAll(/\/commit\/([0-9a-f]{40})/g)].map(
+      (match) => match[1],
+    );
+    expect(listed).toEqual([...new Set(shown)]);
+    expect(links.some((url) => /\/tree\/[0-9a-f]{40}\/src$/.test(url))).toBe(true);
+  });
+
   it("are named in the sandbox's banner", () => {
     expect(sandboxBanner(world(), "data/sandbox.log")).toContain(
       `  web pages:     ${world().github.webUrl}/demo/widgets (every link of an answer opens on the local GitHub)`,

@@ -50,6 +50,15 @@ describe("fair use of the default token", () => {
     await share.check(sameServerOtherUser, "graphql");
   });
 
+  it("refuses an answer whose known cost passes what is left of the share, before it spends anything", async () => {
+    const { share } = setup();
+    await share.charge(inServer, spend(12));
+    // 20 allowed, 12 spent: 8 more points fit, 9 do not.
+    await share.check(inServer, "graphql", 8);
+    await expect(share.check(inServer, "graphql", 9)).rejects.toMatchObject({ scope: "server" });
+    await share.check(inServer, "graphql");
+  });
+
   it("refuses a user past their share wherever they ask, and counts each resource apart", async () => {
     const { share } = setup();
     await share.charge(inDm, spend(19));

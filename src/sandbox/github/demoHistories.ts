@@ -8,6 +8,7 @@ import {
   DEMO_USER_IDS,
 } from "./demoConstants.js";
 import { FastImportScript, type ImportSignature } from "./fastImport.js";
+import { appendOwnershipHistory } from "./demoOwnership.js";
 import { gearPng } from "./pngImage.js";
 
 /** Lets the demo world's version stamp change when this generator code changes. */
@@ -543,6 +544,9 @@ export function widgetsHistory(): FastImportScript {
       );
     }
   }
+
+  // CODEOWNERS and the 150 files of src/parts, after everything above (demoOwnership.ts).
+  tip = appendOwnershipHistory(script, main, tip, people);
 
   // `develop` is one commit ahead of main.
   engine.edit(random, revision + 1);

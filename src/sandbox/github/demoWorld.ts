@@ -39,6 +39,7 @@ import {
 } from "./fastImport.js";
 import { demoIssuesByRepository } from "./demoIssues.js";
 import type { GitOptions } from "./gitProcess.js";
+import { DEMO_OWNERSHIP_MODULE_URL } from "./demoOwnership.js";
 import { PNG_IMAGE_MODULE_URL } from "./pngImage.js";
 import type { WorldDefinition, WorldRepository } from "./world.js";
 
@@ -276,6 +277,7 @@ export function demoWorldStamp(): Promise<string> {
       DEMO_HISTORIES_MODULE_URL,
       FAST_IMPORT_MODULE_URL,
       PNG_IMAGE_MODULE_URL,
+      DEMO_OWNERSHIP_MODULE_URL,
     ]) {
       hash.update(await readFile(fileURLToPath(url)));
     }

@@ -9,7 +9,7 @@ import {
   type OperationDefinitionNode,
 } from "graphql";
 import { GitHubFieldError, NotImplementedByStandInError, somethingWentWrong } from "./githubErrors.js";
-import { queryCost, type QueryCost } from "./queryCost.js";
+import { NODE_LIMIT, queryCost, type QueryCost } from "./queryCost.js";
 import { standInFieldResolver, type ResolverContext } from "./resolvers.js";
 import type { GraphQLRequestBody } from "./transport.js";
 import {
@@ -73,7 +73,21 @@ export function prepareQuery(schema: GraphQLSchema, body: GraphQLRequestBody): P
         : `No operation named "${body.operationName}"`;
     return { errors: [{ message }] };
   }
-  return { document, operation, cost: queryCost(document, operation, body.variables ?? {}) };
+  const cost = queryCost(document, operation, body.variables ?? {});
+  if (cost.overNodeLimit) {
+    // GitHub refuses the whole query before running it, HTTP 200, nothing charged. The wording is
+    // the one client projects quote; unconfirmed whether `locations` and `path` come with it.
+    const { connection, nodeCount } = cost.overNodeLimit;
+    return {
+      errors: [
+        {
+          type: "MAX_NODE_LIMIT_EXCEEDED",
+          message: `By the time this query traverses to the ${connection} connection, it is requesting up to ${nodeCount.toLocaleString("en-US")} possible nodes which exceeds the maximum limit of ${NODE_LIMIT.toLocaleString("en-US")}.`,
+        },
+      ],
+    };
+  }
+  return { document, operation, cost };
 }
 
 /** Runs a prepared query and shapes the answer as GitHub does: `{data, errors}` with GitHub's entries. */

@@ -235,6 +235,14 @@ export class GitRepository {
       .filter((line) => FULL_OID.test(line));
   }
 
+  /**
+   * Runs a read-only git command on this repository (`log`, `show`) and returns its output; callers
+   * place revisions after `--end-of-options` and paths after `--`.
+   */
+  git(args: readonly string[]): Promise<Buffer> {
+    return runGitChecked(args, { ...this.#options, gitDir: this.gitDir });
+  }
+
   /** Ends the cat-file process. */
   close(): void {
     this.#catFile.close();

@@ -10,7 +10,12 @@ import {
 export interface QueryCost {
   cost: number;
   nodeCount: number;
+  /** The first connection at which the running node count passed GitHub's limit, if any. */
+  overNodeLimit?: { connection: string; nodeCount: number };
 }
+
+/** GitHub: "Individual calls cannot request more than 500,000 total nodes." */
+export const NODE_LIMIT = 500_000;
 
 function intValue(node: ValueNode | undefined, variables: Record<string, unknown>): number | null {
   if (!node) return null;
@@ -34,6 +39,7 @@ export function queryCost(
 ): QueryCost {
   let requests = 0;
   let nodeCount = 0;
+  let overNodeLimit: QueryCost["overNodeLimit"];
   const fragments = new Map(
     document.definitions.flatMap((definition) =>
       definition.kind === Kind.FRAGMENT_DEFINITION ? [[definition.name.value, definition] as const] : [],
@@ -56,6 +62,9 @@ export function queryCost(
       if (size !== null) {
         requests += multiplier;
         nodeCount += multiplier * size;
+        if (overNodeLimit === undefined && nodeCount > NODE_LIMIT) {
+          overNodeLimit = { connection: selection.name.value, nodeCount };
+        }
         walk(selection.selectionSet, multiplier * Math.max(size, 1), depth + 1);
       } else {
         walk(selection.selectionSet, multiplier, depth + 1);
@@ -63,5 +72,9 @@ export function queryCost(
     }
   };
   walk(operation.selectionSet, 1, 0);
-  return { cost: Math.max(1, Math.round(requests / 100)), nodeCount };
+  return {
+    cost: Math.max(1, Math.round(requests / 100)),
+    nodeCount,
+    ...(overNodeLimit ? { overNodeLimit } : {}),
+  };
 }

@@ -19,6 +19,7 @@ import {
   fileNotFound,
   repositoryNotFound,
 } from "./githubErrors.js";
+import { HISTORY_COMMIT_FIELDS } from "./historyResolvers.js";
 import type { ObservationLog } from "./responseCache.js";
 import type { World, WorldOrganization, WorldRepository, WorldUser } from "./world.js";
 
@@ -656,7 +657,8 @@ export const RESOLVERS: Record<string, Record<string, FieldResolver>> = {
   Organization,
   Repository: { ...Repository, ...repositoryIssueFields },
   Ref,
-  Commit: { ...Commit, ...commitIssueFields },
+  // History and line counts live in historyResolvers.ts; issues, checks and files in commitIssueFields.
+  Commit: { ...Commit, ...commitIssueFields, ...HISTORY_COMMIT_FIELDS },
   Blame,
   BlameRange,
   GitActor,
@@ -666,6 +668,8 @@ export const RESOLVERS: Record<string, Record<string, FieldResolver>> = {
   Tag,
   RepositoryConnection: plain("totalCount", "nodes", "edges", "pageInfo"),
   RepositoryEdge: plain("cursor", "node"),
+  CommitHistoryConnection: plain("totalCount", "nodes", "edges", "pageInfo"),
+  CommitEdge: plain("cursor", "node"),
   PageInfo: plain("startCursor", "endCursor", "hasNextPage", "hasPreviousPage"),
   Issue: ISSUE_TYPES.Issue,
   PullRequest: ISSUE_TYPES.PullRequest,

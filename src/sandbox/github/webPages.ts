@@ -7,6 +7,7 @@
  * shortest leading segments that name a commit. More kinds of page (issues, pull requests) are one
  * entry each in {@link REPOSITORY_PAGES}.
  */
+import { commitsPage } from "./webHistoryPage.js";
 import { commitPage, contributorsPage } from "./webCommitPages.js";
 import { objectPage, repositoryPage } from "./webFilePages.js";
 import {
@@ -75,6 +76,7 @@ export const REPOSITORY_PAGES: Record<string, RepositoryPage> = {
   tree: (site, repository, rest) => objectPage(site, repository, rest, "tree"),
   blob: (site, repository, rest) => objectPage(site, repository, rest, "blob"),
   commit: commitPage,
+  commits: commitsPage,
   graphs: (site, repository, rest) =>
     rest.length === 1 && rest[0] === "contributors"
       ? contributorsPage(site, repository)
