@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sandboxBanner } from "../../src/sandbox/chat.js";
 import type { InteractionRecord } from "../../src/sandbox/discord/index.js";
+import { DEMO_ISSUES } from "../../src/sandbox/github/demoConstants.js";
 import { DEMO_PATHS, DEMO_REFS } from "../../src/sandbox/github/index.js";
 import type { SandboxWorld } from "../../src/sandbox/harness.js";
 import { transcriptOf } from "../../src/sandbox/transcript.js";
@@ -84,6 +85,23 @@ describe("the local GitHub's web pages", () => {
     expect(commit.html).toMatch(/<h2>\d+ changed files?<\/h2>/);
   });
 
+  it("shows an issue and a pull request, each under its own path; the other kind's path redirects", async () => {
+    const pull = await page(`/demo/widgets/pull/${DEMO_ISSUES.openPull}`);
+    expect(pull.status).toBe(200);
+    expect(pull.html).toMatch(/wants to merge <code>[^<]+<\/code> into <code>main<\/code>/);
+    expect((await page(`/demo/widgets/pull/${DEMO_ISSUES.openPull}/files`)).status).toBe(200);
+    expect(await page(`/demo/widgets/issues/${DEMO_ISSUES.openPull}`)).toMatchObject({
+      status: 302,
+      location: `/demo/widgets/pull/${DEMO_ISSUES.openPull}`,
+    });
+    const issue = await page(`/demo/widgets/issues/${DEMO_ISSUES.open}`);
+    expect(issue.status).toBe(200);
+    expect(issue.html).toContain("Open");
+    expect((await page(`/demo/widgets/issues/${DEMO_ISSUES.open}/files`)).status).toBe(404);
+    expect((await page("/demo/widgets/issues/999")).status).toBe(404);
+    expect((await page("/demo/secret/issues/1")).status).toBe(404);
+  });
+
   it("answers 404 for a private repository (as to a visitor not signed in), and for what does not exist", async () => {
     expect((await page("/demo/secret")).status).toBe(404);
     expect((await page("/demo/secret/blob/main/SECRET.md")).status).toBe(404);
@@ -120,6 +138,19 @@ describe("the sandbox's links", () => {
     for (const record of answers) links.push(...(await expectEveryLinkOpens(world(), record)));
     expect(links.some((url) => /\/blob\/[0-9a-f]{40}\/src\/engine\.ts#L10-L12$/.test(url))).toBe(true);
     expect(links.some((url) => /\/commit\/[0-9a-f]{40}$/.test(url))).toBe(true);
+  });
+
+  it("open on the local GitHub: /issue of a pull request and of an issue, and /commit", async () => {
+    for (const number of [DEMO_ISSUES.openPull, DEMO_ISSUES.open]) {
+      const record = await world().run({
+        kind: "slash",
+        name: "issue",
+        options: { repo: "demo/widgets", number },
+      });
+      await expectEveryLinkOpens(world(), record);
+    }
+    const commit = await world().run({ kind: "slash", name: "commit", options: { repo: "demo/widgets" } });
+    await expectEveryLinkOpens(world(), commit);
   });
 
   it("open on the local GitHub: /history (its history page lists the commits git log does) and /owners", async () => {

@@ -9,6 +9,7 @@
  */
 import { commitsPage } from "./webHistoryPage.js";
 import { commitPage, contributorsPage } from "./webCommitPages.js";
+import { issuePage, pullPage } from "./webIssuePages.js";
 import { objectPage, repositoryPage } from "./webFilePages.js";
 import {
   escapeHtml,
@@ -77,6 +78,8 @@ export const REPOSITORY_PAGES: Record<string, RepositoryPage> = {
   blob: (site, repository, rest) => objectPage(site, repository, rest, "blob"),
   commit: commitPage,
   commits: commitsPage,
+  issues: issuePage,
+  pull: pullPage,
   graphs: (site, repository, rest) =>
     rest.length === 1 && rest[0] === "contributors"
       ? contributorsPage(site, repository)
