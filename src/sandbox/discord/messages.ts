@@ -35,6 +35,14 @@ export interface NewMessage {
   loading?: boolean;
   interaction?: InteractionState;
   messageReference?: APIMessageReference;
+  /** A reply's message, as `referenced_message` shows it. */
+  referencedMessage?: APIMessage;
+  /** The author of the message replied to, when the reply pings them (`replied_user`). */
+  pingedRepliedUser?: APIUser;
+  /** A webhook's message: its id (the author is then the webhook, a bot). */
+  webhookId?: string;
+  /** Flags the client sets on a person's message (`SUPPRESS_EMBEDS`). */
+  flags?: number;
   /** Reuse an id (a follow-up replacing a placeholder keeps the placeholder's id). */
   id?: string;
 }
@@ -309,6 +317,8 @@ export function createMessage(state: DiscordState, input: NewMessage): StoredMes
     pinned: false,
     flags,
     ...(input.messageReference ? { message_reference: input.messageReference } : {}),
+    ...(input.referencedMessage ? { referenced_message: input.referencedMessage } : {}),
+    ...(input.webhookId ? { webhook_id: input.webhookId } : {}),
     ...(input.interaction ? interactionFields(state, input.interaction, input.via === "callback") : {}),
   };
   const channel = state.channels.get(input.channelId);
@@ -334,7 +344,10 @@ export function createMessage(state: DiscordState, input: NewMessage): StoredMes
   };
   applyBody(state, message, input.body, input.uploads, true);
   // Flags set on creation keep ephemeral and loading as decided by the route.
-  api.flags = (api.flags ?? 0) | flags;
+  api.flags = (api.flags ?? 0) | flags | (input.flags ?? 0);
+  // A reply pings the author of the message it replies to unless `replied_user` says otherwise.
+  const replied = input.pingedRepliedUser;
+  if (replied && !api.mentions.some((user) => user.id === replied.id)) api.mentions.push(replied);
   message.writes.push({
     at: now,
     via: input.via,
