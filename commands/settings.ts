@@ -6,24 +6,35 @@ import {
 import { z } from "zod";
 import type { CommandModule } from "../src/bot/commandModule.js";
 import { parseWith, SERVER_ONLY } from "../src/bot/commonOptions.js";
-import { formatSettings } from "../src/format/settings.js";
+import { formatLinkPreviewsChanged, formatSettings, type PreviewReach } from "../src/format/settings.js";
+import type { Config } from "../src/config.js";
 import { formatNotice } from "../src/format/whoami.js";
 
 type SettingsArgs =
   | { subcommand: "threads"; enabled: boolean }
   | { subcommand: "private-answers"; "in-channel": boolean }
+  | { subcommand: "link-previews"; enabled: boolean }
   | { subcommand: "show" };
 
 const rawSchema = z.discriminatedUnion("subcommand", [
   z.object({ subcommand: z.literal("threads"), enabled: z.boolean() }),
   z.object({ subcommand: z.literal("private-answers"), "in-channel": z.boolean() }),
+  z.object({ subcommand: z.literal("link-previews"), enabled: z.boolean() }),
   z.object({ subcommand: z.literal("show") }),
 ]);
+
+/** Whether this bot hears messages, which automatic previews need (SPEC section 7). */
+function previewReachOf(config: Config): PreviewReach {
+  if (config.discord.publicKey) return "http";
+  return config.discord.messageContent ? "messages" : "noIntent";
+}
 
 /**
  * `/settings threads enabled:<bool>`: whether answers go into threads by default;
  * `/settings private-answers in-channel:<bool>`: whether answers from private repositories are
  * posted in the channels (marked as private) or shown to the asker only (SPEC section 4);
+ * `/settings link-previews enabled:<bool>`: automatic previews of GitHub links in messages (SPEC
+ * section 7; says why none can appear when the bot hears no messages);
  * `/settings show`: every setting of the server and the token origin in effect.
  */
 export const command: CommandModule<SettingsArgs> = {
@@ -62,6 +73,20 @@ export const command: CommandModule<SettingsArgs> = {
       },
       {
         type: ApplicationCommandOptionType.Subcommand,
+        name: "link-previews",
+        description: "Preview GitHub links in messages automatically",
+        options: [
+          {
+            type: ApplicationCommandOptionType.Boolean,
+            name: "enabled",
+            description:
+              "true: a message with issue, pull request, commit or file links gets a compact reply",
+            required: true,
+          },
+        ],
+      },
+      {
+        type: ApplicationCommandOptionType.Subcommand,
         name: "show",
         description: "Show every setting of this server and the token in effect",
       },
@@ -92,6 +117,10 @@ export const command: CommandModule<SettingsArgs> = {
               : "🔒 Answers from private or internal repositories are now shown only to the person who asked, never in a channel or a thread.",
           ),
         };
+      case "link-previews":
+        await services.settings.setLinkPreviews(guildId, args.enabled);
+        request.logger.info({ enabled: args.enabled }, "link previews setting changed");
+        return { message: formatLinkPreviewsChanged(args.enabled, previewReachOf(services.config)) };
       case "show": {
         const [settings, origin, serverToken] = await Promise.all([
           services.settings.read(guildId),
@@ -104,6 +133,7 @@ export const command: CommandModule<SettingsArgs> = {
             origin,
             serverTokenLogin: origin === "server" ? serverToken?.login : undefined,
             defaultTokenAllowPrivate: services.config.github.defaultTokenAllowPrivate,
+            previewReach: previewReachOf(services.config),
           }),
         };
       }

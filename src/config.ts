@@ -119,6 +119,7 @@ const envSchema = z.object({
   HTTP_PORT: z.preprocess(blankAsUndefined, z.coerce.number().int().min(0).max(65_535).optional()),
   DISCORD_SHARDS: z.preprocess(blankAsUndefined, shardList.optional()),
   DISCORD_SHARD_COUNT: z.preprocess(blankAsUndefined, z.coerce.number().int().min(1).max(65_536).optional()),
+  DISCORD_MESSAGE_CONTENT: z.preprocess(blankAsUndefined, booleanFlag.default(false)),
 });
 
 /** Port of the bot's HTTP server in HTTP mode when `HTTP_PORT` is not set (SPEC section 5). */
@@ -143,6 +144,11 @@ export interface Config {
      * one process, as many as Discord recommends.
      */
     shards: { ids: number[] | undefined; count: number | undefined };
+    /**
+     * `DISCORD_MESSAGE_CONTENT`: gateway mode asks for the Guild Messages and Message Content
+     * intents, so servers can turn on automatic link previews (SPEC section 7).
+     */
+    messageContent: boolean;
   };
   github: {
     /** The default token, used when a server has none of its own. */
@@ -264,6 +270,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
       apiUrl: e.DISCORD_API_URL,
       publicKey: e.DISCORD_PUBLIC_KEY,
       shards: { ids: e.DISCORD_SHARDS, count: e.DISCORD_SHARD_COUNT },
+      messageContent: e.DISCORD_MESSAGE_CONTENT,
     },
     github: {
       defaultToken: e.GITHUB_TOKEN,

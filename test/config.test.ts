@@ -142,6 +142,14 @@ describe("sign-in, privacy, cache bound and transports (SPEC section 5)", () => 
     ]);
   });
 
+  it("reads DISCORD_MESSAGE_CONTENT as a flag, off by default, and refuses anything else by name", () => {
+    expect(loadConfig({}).discord.messageContent).toBe(false);
+    expect(loadConfig({ DISCORD_MESSAGE_CONTENT: "true" }).discord.messageContent).toBe(true);
+    expect(problemsOf({ DISCORD_MESSAGE_CONTENT: "yes please" }).map((problem) => problem.variable)).toEqual([
+      "DISCORD_MESSAGE_CONTENT",
+    ]);
+  });
+
   it("refuses what cannot work, by name", () => {
     const problems = problemsOf({
       DISCORD_SHARDS: "0,5",

@@ -14,6 +14,9 @@ export interface GuildSettingsService {
   /** Whether private answers may be posted in the channels; false when unknown or unreadable. */
   getPrivateAnswersInChannel(guildId: string): Promise<boolean>;
   setPrivateAnswersInChannel(guildId: string, inChannel: boolean): Promise<void>;
+  /** Whether messages with GitHub links get automatic previews; false when unknown or unreadable. */
+  getLinkPreviews(guildId: string): Promise<boolean>;
+  setLinkPreviews(guildId: string, enabled: boolean): Promise<void>;
   /** Every setting of the server (`/settings show`); throws when the store cannot be read. */
   read(guildId: string): Promise<GuildSettingsSnapshot>;
 }

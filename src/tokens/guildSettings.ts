@@ -12,6 +12,8 @@ export interface GuildSettingsSnapshot {
    * private, instead of only to the asker (`/settings private-answers in-channel:true`).
    */
   privateAnswersInChannel: boolean;
+  /** Messages with GitHub links get an automatic preview (`/settings link-previews`, SPEC section 7). */
+  linkPreviews: boolean;
   /** When an admin last changed a setting (ISO); undefined when never. */
   updatedAt: string | undefined;
 }
@@ -29,6 +31,10 @@ export interface GuildSettings {
   getPrivateAnswersInChannel(guildId: string): Promise<boolean>;
   /** @throws SettingsStoreUnavailableError when the store fails. */
   setPrivateAnswersInChannel(guildId: string, inChannel: boolean): Promise<void>;
+  /** Whether automatic link previews are on; false when unset or when the store fails. */
+  getLinkPreviews(guildId: string): Promise<boolean>;
+  /** @throws SettingsStoreUnavailableError when the store fails. */
+  setLinkPreviews(guildId: string, enabled: boolean): Promise<void>;
   /**
    * Every setting of the server, defaults filled in.
    * @throws SettingsStoreUnavailableError when the store fails: `/settings show` must not pass a
@@ -59,6 +65,7 @@ export class SettingsStoreUnavailableError extends UserFacingError {
 type SettingsRecord = Record<string, unknown> & {
   threads?: boolean;
   privateAnswersInChannel?: boolean;
+  linkPreviews?: boolean;
   updatedAt?: string;
 };
 
@@ -71,6 +78,7 @@ function snapshotOf(record: SettingsRecord): GuildSettingsSnapshot {
   return {
     threads: record.threads === true,
     privateAnswersInChannel: record.privateAnswersInChannel === true,
+    linkPreviews: record.linkPreviews === true,
     updatedAt: typeof record.updatedAt === "string" ? record.updatedAt : undefined,
   };
 }
@@ -146,6 +154,13 @@ export function createGuildSettings(
     },
     async setPrivateAnswersInChannel(guildId, inChannel) {
       await change(guildId, { privateAnswersInChannel: inChannel });
+    },
+    async getLinkPreviews(guildId) {
+      // Asked for every message with a GitHub link: the remembered read spares the store a burst.
+      return (await readOrDefaults(guildId, "link previews off")).linkPreviews;
+    },
+    async setLinkPreviews(guildId, enabled) {
+      await change(guildId, { linkPreviews: enabled });
     },
     async markToken(guildId, storedAt) {
       try {
