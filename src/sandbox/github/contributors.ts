@@ -50,7 +50,7 @@ export async function computeContributors(
 }
 
 /** A REST `simple-user` item with `contributions`, as GitHub lists contributors. */
-function accountItem(
+export function accountItem(
   user: WorldUser,
   contributions: number,
   apiUrl: string,
@@ -84,7 +84,7 @@ function accountItem(
 }
 
 /** Reads a positive integer query parameter; anything else gives `fallback`. */
-function positiveInteger(value: string | null, fallback: number): number {
+export function positiveInteger(value: string | null, fallback: number): number {
   if (value === null || !/^\d+$/.test(value.trim())) return fallback;
   const number = Number(value);
   return number >= 1 ? number : fallback;
@@ -155,7 +155,12 @@ export async function contributorsAnswer(options: {
  * page before the one asked for) and `last` is kept, beside `first` (measured on api.github.com
  * listings: `page=99` of a 6-page list answers `[]` with prev 6, last 6, first 1).
  */
-function linkHeader(base: string, query: URLSearchParams, page: number, lastPage: number): string | null {
+export function linkHeader(
+  base: string,
+  query: URLSearchParams,
+  page: number,
+  lastPage: number,
+): string | null {
   const url = (target: number): string => {
     const params = new URLSearchParams(query);
     params.delete("page");

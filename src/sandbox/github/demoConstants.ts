@@ -117,7 +117,40 @@ export const DEMO_REFS = {
   featureBranch: "feature/gears",
   annotatedTag: "v1.0.0",
   lightweightTag: "v0.9.0",
+  /** The head of pull request 5 (open, failing and pending checks), one commit off `main`. */
+  fixBranch: "fix/tick-drift",
+  /** The head of pull request 8 (closed unmerged), one commit off `main`. */
+  spinBranch: "experiment/spin",
+  /** The head of pull request 9: one commit with co-authors and 301 added files. */
+  fixturesBranch: "chore/fixtures",
 } as const;
+
+/** Issue and pull request numbers of `demo/widgets` (one sequence), by what each shows. */
+export const DEMO_ISSUES = {
+  /** Open issue with labels (one named with a backtick), assignees, closed by pull request 5. */
+  open: 1,
+  /** Closed as completed, by the merged pull request 3. */
+  completed: 2,
+  /** Merged pull request (`feature/gears`), approved, checks passing, closes 2. */
+  mergedPull: 3,
+  /** Closed as not planned. */
+  notPlanned: 4,
+  /** Open pull request: changes requested, one failing check, one pending, a pending status. */
+  openPull: 5,
+  /** Open issue by a deleted account, with a hostile title and body (@everyone, fences). */
+  hostile: 6,
+  /** Draft pull request (`develop`), review required, no checks, mergeable unknown. */
+  draftPull: 7,
+  /** Pull request closed without merging, conflicting. */
+  closedPull: 8,
+  /** Open pull request of one commit with co-authors and 301 changed files. */
+  fixturesPull: 9,
+  /** An issue closed, then reopened. */
+  reopened: 10,
+} as const;
+
+/** How many files the commit at the tip of `chore/fixtures` adds: past GitHub's 300 a page. */
+export const DEMO_FIXTURE_FILES = 301;
 
 /** The headline of the `demo/widgets` commit whose message is 5,000 characters long. */
 export const DEMO_LONG_MESSAGE_HEADLINE =

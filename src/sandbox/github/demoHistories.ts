@@ -1,5 +1,6 @@
 // Over 300 lines: data: the demo world's commit histories, written out.
 import {
+  DEMO_FIXTURE_FILES,
   DEMO_ANONYMOUS_EMAIL,
   DEMO_LONG_MESSAGE_HEADLINE,
   DEMO_PATHS,
@@ -527,7 +528,55 @@ export function widgetsHistory(): FastImportScript {
     message: "WIP: faster ticks\n",
     changes: [{ path: DEMO_PATHS.engine, content: engine.text() }],
   });
+  pullRequestHeads(script, tip, end);
   return script;
+}
+
+/**
+ * The heads of the pull requests of `demo/widgets` (demoIssues.ts), each off main's tip (`tip`), so
+ * main and its history do not change.
+ */
+function pullRequestHeads(script: FastImportScript, tip: number, end: number): void {
+  const people = WIDGETS_PEOPLE;
+  script.commit({
+    ref: `refs/heads/${DEMO_REFS.fixBranch}`,
+    from: tip,
+    author: sign(people.bob, end + 2 * 86400),
+    message: "Fix tick drift\n\nKeep the remainder of each tick instead of rounding it away.\n",
+    changes: [
+      {
+        path: "src/lib/ticks.ts",
+        content:
+          "export function nextTick(now: number, period: number, remainder: number): number {\n  return now + period - remainder;\n}\n",
+      },
+      {
+        path: "src/lib/util/numbers.ts",
+        content:
+          "export function clamp(value: number, low: number, high: number): number {\n  if (Number.isNaN(value)) return low;\n  return Math.min(high, Math.max(low, value));\n}\n\nexport function remainder(value: number, period: number): number {\n  return value % period;\n}\n",
+      },
+    ],
+  });
+  script.commit({
+    ref: `refs/heads/${DEMO_REFS.spinBranch}`,
+    from: tip,
+    author: sign(people.dave, end + 3 * 86400),
+    message: "Spin the gears backwards\n",
+    changes: [{ path: DEMO_PATHS.readme, content: "# widgets\n\nGears that spin backwards.\n" }],
+  });
+  // One commit, three authors (two by trailer: one with an account, one without), 301 files.
+  script.commit({
+    ref: `refs/heads/${DEMO_REFS.fixturesBranch}`,
+    from: tip,
+    author: sign(people.carol, end + 4 * 86400),
+    message:
+      "Add a fixture for every gear case\n\nOne file a case, so a failing case names its file.\n\n" +
+      `Co-authored-by: ${people.alice.name} <${people.alice.email}>\n` +
+      `Co-authored-by: ${people.mallory.name} <${people.mallory.email}>\n`,
+    changes: Array.from({ length: DEMO_FIXTURE_FILES }, (_, index) => ({
+      path: `fixtures/case-${String(index + 1).padStart(3, "0")}.txt`,
+      content: `case ${index + 1}\nteeth ${(index % 24) + 8}\n`,
+    })),
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

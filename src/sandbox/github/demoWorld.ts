@@ -36,6 +36,7 @@ import {
   runFastImport,
   type FastImportScript,
 } from "./fastImport.js";
+import { demoIssuesByRepository } from "./demoIssues.js";
 import type { GitOptions } from "./gitProcess.js";
 import { PNG_IMAGE_MODULE_URL } from "./pngImage.js";
 import type { WorldDefinition, WorldRepository } from "./world.js";
@@ -203,6 +204,7 @@ export function demoWorldDefinition(root: string): WorldDefinition {
     if (index === 2) emails.push(`${crowdLogin(2)}@second.example`);
     return { login: crowdLogin(index), id: crowdUserId(index), name: `Crowd Member ${index}`, emails };
   });
+  const issues = demoIssuesByRepository();
   const repositories: WorldRepository[] = REPOSITORY_SPECS.map((spec) => ({
     owner: spec.owner,
     name: spec.name,
@@ -214,6 +216,7 @@ export function demoWorldDefinition(root: string): WorldDefinition {
     ...(spec.contributorsTooLarge ? { contributorsTooLarge: true } : {}),
     ...(spec.collaborators ? { collaborators: spec.collaborators } : {}),
     ...(spec.pushedAt ? { pushedAt: spec.pushedAt } : {}),
+    ...issues[`${spec.owner}/${spec.name}`],
   }));
   return {
     users: [

@@ -12,6 +12,21 @@ import {
 } from "./gitObjects.js";
 import { runGit, runGitChecked, type GitOptions } from "./gitProcess.js";
 
+/** One file a commit changed against its first parent (against nothing for a root commit). */
+export interface ChangedFile {
+  path: string;
+  /** The path before a rename or copy. */
+  previousPath?: string;
+  /** git's letter: `A`dded, `D`eleted, `M`odified, `R`enamed, `C`opied, `T`ype changed. */
+  status: "A" | "D" | "M" | "R" | "C" | "T";
+  /** Lines added and deleted; 0 and 0 for a binary file, as git's numstat prints `-`. */
+  additions: number;
+  deletions: number;
+  binary: boolean;
+  /** The blob after the change (all zeros for a deleted file). */
+  blobOid: string;
+}
+
 /** One author identity of the history and how many commits carry it. */
 export interface AuthorCount {
   email: string;
@@ -60,6 +75,7 @@ export class GitRepository {
   readonly #trees = new Map<string, ParsedTreeEntry[]>();
   readonly #blames = new Map<string, Promise<BlameRangeData[] | null>>();
   readonly #authors = new Map<string, Promise<AuthorCount[]>>();
+  readonly #diffs = new Map<string, Promise<ChangedFile[] | null>>();
 
   constructor(gitDir: string, options: GitOptions = {}) {
     this.gitDir = gitDir;
@@ -182,6 +198,43 @@ export class GitRepository {
     return pending;
   }
 
+  /**
+   * The files `commitOid` (a full id) changed against `baseOid` (default: its first parent; a root
+   * commit against the empty tree), renames detected as GitHub does; null when it is no commit.
+   * Cached by the pair of ids.
+   */
+  diff(commitOid: string, baseOid?: string): Promise<ChangedFile[] | null> {
+    const key = `${baseOid ?? ""}..${commitOid}`;
+    let pending = this.#diffs.get(key);
+    if (!pending) {
+      pending = this.#computeDiff(commitOid, baseOid);
+      this.#diffs.set(key, pending);
+      pending.catch(() => this.#diffs.delete(key));
+    }
+    return pending;
+  }
+
+  /** The merge base of two commits (full ids); null when they share no history. */
+  async mergeBase(a: string, b: string): Promise<string | null> {
+    if (!FULL_OID.test(a) || !FULL_OID.test(b)) return null;
+    const result = await runGit(["merge-base", a, b], { ...this.#options, gitDir: this.gitDir });
+    const oid = result.stdout.toString("utf8").trim();
+    return result.code === 0 && FULL_OID.test(oid) ? oid : null;
+  }
+
+  /** The commits reachable from `tip` and not from `base` (full ids), newest first. */
+  async commitsBetween(base: string, tip: string): Promise<string[]> {
+    if (!FULL_OID.test(base) || !FULL_OID.test(tip)) return [];
+    const output = await runGitChecked(["rev-list", `${base}..${tip}`], {
+      ...this.#options,
+      gitDir: this.gitDir,
+    });
+    return output
+      .toString("utf8")
+      .split("\n")
+      .filter((line) => FULL_OID.test(line));
+  }
+
   /** Ends the cat-file process. */
   close(): void {
     this.#catFile.close();
@@ -218,6 +271,62 @@ export class GitRepository {
       else byEmail.set(key, { email, name, commits: 1 });
     }
     return [...byEmail.values()];
+  }
+
+  async #computeDiff(commitOid: string, baseOid: string | undefined): Promise<ChangedFile[] | null> {
+    if (!FULL_OID.test(commitOid) || (baseOid !== undefined && !FULL_OID.test(baseOid))) return null;
+    const commit = await this.commit(commitOid);
+    if (!commit) return null;
+    const base = baseOid ?? commit.parents[0];
+    // Validated full ids only, so neither can be read as an option.
+    const revisions = base === undefined ? ["--root", commitOid] : [base, commitOid];
+    const options = { ...this.#options, gitDir: this.gitDir };
+    const [raw, numstat] = await Promise.all([
+      runGitChecked(["diff-tree", "-r", "-z", "-M", "--no-commit-id", "--raw", ...revisions], options),
+      runGitChecked(["diff-tree", "-r", "-z", "-M", "--no-commit-id", "--numstat", ...revisions], options),
+    ]);
+    const files: ChangedFile[] = [];
+    const rawFields = raw.toString("utf8").split("\0");
+    for (let index = 0; index < rawFields.length - 1;) {
+      const header = rawFields[index++] ?? "";
+      const parts = header.replace(/^:/, "").split(" ");
+      const blobOid = parts[3] ?? "";
+      const status = (parts[4] ?? "M").charAt(0) as ChangedFile["status"];
+      if (status === "R" || status === "C") {
+        const previousPath = rawFields[index++] ?? "";
+        files.push({
+          path: rawFields[index++] ?? "",
+          previousPath,
+          status,
+          additions: 0,
+          deletions: 0,
+          binary: false,
+          blobOid,
+        });
+      } else {
+        files.push({
+          path: rawFields[index++] ?? "",
+          status,
+          additions: 0,
+          deletions: 0,
+          binary: false,
+          blobOid,
+        });
+      }
+    }
+    const counts = numstat.toString("utf8").split("\0");
+    let file = 0;
+    for (let index = 0; index < counts.length - 1 && file < files.length; file += 1) {
+      const [added = "0", deleted = "0", path = ""] = (counts[index++] ?? "").split("\t");
+      // A rename's numstat line has an empty path, then the old and the new path.
+      if (path === "") index += 2;
+      const target = files[file];
+      if (!target) break;
+      target.binary = added === "-";
+      target.additions = added === "-" ? 0 : Number(added);
+      target.deletions = deleted === "-" ? 0 : Number(deleted);
+    }
+    return files;
   }
 
   #remember(object: RawObject): void {

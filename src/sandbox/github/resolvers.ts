@@ -12,6 +12,7 @@ import {
   type ParsedTreeEntry,
 } from "./gitObjects.js";
 import { isSafeTreePath, type GitRepository } from "./gitRepository.js";
+import { commitIssueFields, ISSUE_TYPES, repositoryIssueFields } from "./issueResolvers.js";
 import {
   GitHubFieldError,
   NotImplementedByStandInError,
@@ -48,21 +49,21 @@ export const BLOB_TEXT_LIMIT = 512_000;
 
 // --- The objects resolvers pass to each other ------------------------------------------------
 
-interface RepositoryModel {
+export interface RepositoryModel {
   __typename: "Repository";
   repository: WorldRepository;
   git: GitRepository;
 }
-interface UserModel {
+export interface UserModel {
   __typename: "User";
   user: WorldUser;
 }
-interface OrganizationModel {
+export interface OrganizationModel {
   __typename: "Organization";
   organization: WorldOrganization;
 }
 type OwnerModel = UserModel | OrganizationModel;
-interface CommitModel {
+export interface CommitModel {
   __typename: "Commit";
   repo: RepositoryModel;
   commit: ParsedCommit;
@@ -92,7 +93,7 @@ interface TreeEntryModel {
   entry: ParsedTreeEntry;
   path: string;
 }
-interface GitActorModel {
+export interface GitActorModel {
   signature: GitSignature;
 }
 interface RefModel {
@@ -653,9 +654,9 @@ export const RESOLVERS: Record<string, Record<string, FieldResolver>> = {
   RateLimit,
   User,
   Organization,
-  Repository,
+  Repository: { ...Repository, ...repositoryIssueFields },
   Ref,
-  Commit,
+  Commit: { ...Commit, ...commitIssueFields },
   Blame,
   BlameRange,
   GitActor,
@@ -666,6 +667,15 @@ export const RESOLVERS: Record<string, Record<string, FieldResolver>> = {
   RepositoryConnection: plain("totalCount", "nodes", "edges", "pageInfo"),
   RepositoryEdge: plain("cursor", "node"),
   PageInfo: plain("startCursor", "endCursor", "hasNextPage", "hasPreviousPage"),
+  Issue: ISSUE_TYPES.Issue,
+  PullRequest: ISSUE_TYPES.PullRequest,
+  PullRequestCommit: ISSUE_TYPES.PullRequestCommit,
+  Label: ISSUE_TYPES.Label,
+  Bot: ISSUE_TYPES.Bot,
+  StatusCheckRollup: ISSUE_TYPES.StatusCheckRollup,
+  ...Object.fromEntries(
+    Object.entries(ISSUE_TYPES.connections).map(([type, keys]) => [type, plain(...keys)]),
+  ),
 };
 
 /**

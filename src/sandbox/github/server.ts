@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { execute, getIntrospectionQuery, parse, validate } from "graphql";
+import { commitAnswer } from "./commitFiles.js";
 import { contributorsAnswer, type RestAnswer } from "./contributors.js";
 import { ensureDemoWorld } from "./demoWorld.js";
 import { devicePage, submitDevicePage } from "./devicePage.js";
@@ -123,7 +124,13 @@ type Route =
   | { api: "graphql" }
   | { api: "web"; endpoint: "deviceCode" | "accessToken" | "devicePage" }
   | { api: "rest"; prefix: string; revokeClientId: string }
-  | { api: "rest"; prefix: string; repository: { owner: string; name: string } | { id: number } }
+  | {
+      api: "rest";
+      prefix: string;
+      repository: { owner: string; name: string } | { id: number };
+      /** Absent: the contributors list; else one commit (`/commits/{ref}`). */
+      commitRef?: string;
+    }
   | { api: "rest"; prefix: string; repository: null }
   | { api: "other" };
 
@@ -155,6 +162,17 @@ function matchRoute(pathname: string): Route {
     };
   match = /^\/repositories\/(\d+)\/contributors\/?$/.exec(rest);
   if (match) return { api: "rest", prefix, repository: { id: Number(match[1]) } };
+  match = /^\/repos\/([^/]+)\/([^/]+)\/commits\/(.+?)\/?$/.exec(rest);
+  if (match)
+    return {
+      api: "rest",
+      prefix,
+      repository: { owner: decode(match[1] ?? ""), name: decode(match[2] ?? "") },
+      commitRef: decode(match[3] ?? ""),
+    };
+  match = /^\/repositories\/(\d+)\/commits\/(.+?)\/?$/.exec(rest);
+  if (match)
+    return { api: "rest", prefix, repository: { id: Number(match[1]) }, commitRef: decode(match[2] ?? "") };
   if (prefix !== "" || rest.startsWith("/repos/") || rest.startsWith("/repositories/")) {
     return { api: "rest", prefix, repository: null };
   }
@@ -662,8 +680,22 @@ class StandInServer implements GitHubStandIn {
       answer = {
         status: 404,
         headers: {},
-        body: restNotFound("https://docs.github.com/rest/repos/repos#list-repository-contributors"),
+        body: restNotFound(
+          "commitRef" in route && route.commitRef !== undefined
+            ? "https://docs.github.com/rest/commits/commits#get-a-commit"
+            : "https://docs.github.com/rest/repos/repos#list-repository-contributors",
+        ),
       };
+    } else if ("commitRef" in route && route.commitRef !== undefined) {
+      answer = await commitAnswer({
+        world: this.world,
+        repository: found,
+        git: this.#gitOf(found),
+        ref: route.commitRef,
+        query: url.searchParams,
+        linkBase: `${this.baseUrl}${route.prefix}`,
+        htmlUrl: this.#htmlUrl,
+      });
     } else {
       answer = await contributorsAnswer({
         world: this.world,

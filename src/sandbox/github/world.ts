@@ -1,3 +1,5 @@
+import type { WorldCommitChecks, WorldIssue } from "./worldIssues.js";
+
 /**
  * The world the stand-in serves: accounts, organizations, repositories (each a bare git directory),
  * who can see what, which token is whose, and which commit emails belong to which account.
@@ -48,6 +50,10 @@ export interface WorldRepository {
   description?: string | null;
   /** Logins that may see the repository although they do not own it. */
   collaborators?: string[];
+  /** Its issues and pull requests (one number sequence), see ./worldIssues.ts. */
+  issues?: WorldIssue[];
+  /** Checks and statuses reported on its commits. */
+  checks?: WorldCommitChecks[];
   /** GitHub refuses to list contributors of this repository (403 "too large"). */
   contributorsTooLarge?: boolean;
   /** ISO time; default: the committer date of the default branch's tip (null when empty). */
