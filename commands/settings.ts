@@ -6,6 +6,9 @@ import {
 import { z } from "zod";
 import type { CommandModule } from "../src/bot/commandModule.js";
 import { parseWith, SERVER_ONLY } from "../src/bot/commonOptions.js";
+import { DismissRefusedError } from "../src/errors.js";
+import { DISMISS_PREFIX } from "../src/format/linkPreview.js";
+import { emptyMessage } from "../src/format/message.js";
 import { formatLinkPreviewsChanged, formatSettings, type PreviewReach } from "../src/format/settings.js";
 import type { Config } from "../src/config.js";
 import { formatNotice } from "../src/format/whoami.js";
@@ -94,6 +97,8 @@ export const command: CommandModule<SettingsArgs> = {
   },
   adminOnly: true,
   ephemeral: true,
+  // The Dismiss button of the automatic previews this command turns on (SPEC section 7).
+  customIdPrefixes: [DISMISS_PREFIX],
   parse: (options) => parseWith(rawSchema, options),
   async execute(args, request, services) {
     const guildId = request.guildId as string;
@@ -138,5 +143,17 @@ export const command: CommandModule<SettingsArgs> = {
         };
       }
     }
+  },
+  /**
+   * An automatic preview's `Dismiss`: the author of the message it answers (named in the custom id)
+   * or a member with Manage Messages removes it; anyone else reads why not, ephemerally.
+   */
+  async button(context) {
+    const authorId = context.customId.slice(DISMISS_PREFIX.length + 1);
+    const { userId, memberPermissions } = context.request;
+    const moderator =
+      memberPermissions !== null && (memberPermissions & PermissionFlagsBits.ManageMessages) !== 0n;
+    if (userId !== authorId && !moderator) throw new DismissRefusedError();
+    return { message: emptyMessage(), removeMessage: true };
   },
 };

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { Events, REST, Status } from "discord.js";
 import type { Logger } from "../logger.js";
 import type { BotMetrics, MetricsSources } from "../metrics/botMetrics.js";
@@ -6,6 +7,7 @@ import { createInteractionCore, type InteractionCore } from "./core/interactionC
 import { restResponder, type DiscordRest } from "./core/responder.js";
 import { createGatewayClient, type ShardSelection } from "./gateway/gatewayClient.js";
 import { createBotHttpServer, type BotHttpServer } from "./http/httpServer.js";
+import { createLinkPreviews, type LinkPreviews } from "./linkPreviews.js";
 import { createInteractionsEndpoint } from "./http/interactionsEndpoint.js";
 import { createMemoryReplayGuard, type ReplayGuard } from "./http/replayGuard.js";
 import { createSignatureVerifier } from "./http/signature.js";
@@ -84,12 +86,24 @@ export function createBot(options: BotOptions): Bot {
           shards: options.shards ?? { ids: undefined, count: undefined },
           logger,
           onInteraction: (interaction) => void core.handle(interaction, restResponder(rest, interaction)),
+          // The message intents only when the operator turned them on (SPEC section 7).
+          messages: options.services.config.discord.messageContent
+            ? {
+                created: (message) => previews().messageCreated(message),
+                updated: (message) => previews().messageUpdated(message),
+                deleted: (message) => previews().messageDeleted(message),
+              }
+            : undefined,
         })
       : null;
   const rest: DiscordRest = {
     bot: client?.rest ?? new REST({ api: options.apiUrl }).setToken(options.token),
     interactions: interactionsRest,
   };
+  let linkPreviews: LinkPreviews | undefined;
+  /** Made on the first message: the client (and its REST) exists by then. */
+  const previews = (): LinkPreviews =>
+    (linkPreviews ??= createLinkPreviews({ services: options.services, rest: rest.bot, logger }));
   for (const restClient of [rest.bot, rest.interactions]) {
     restClient.on("rateLimited", (info) => {
       options.metrics?.discordRateLimited.inc({ global: String(info.global) });
@@ -167,6 +181,8 @@ export function createBot(options: BotOptions): Bot {
       serving = false;
       core.stop();
       const drained = await core.drain(drainMs);
+      // Previews being posted get a moment to finish; a message is not worth holding a stop for.
+      if (linkPreviews) await Promise.race([linkPreviews.idle(), sleep(ABANDON_MS)]);
       if (!drained) {
         const told = await core.abandonInFlight(ABANDON_MS);
         logger.warn(

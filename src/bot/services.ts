@@ -4,6 +4,8 @@ import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import type { SignInService } from "../signin/signInService.js";
 import type { GuildSettingsSnapshot } from "../tokens/guildSettings.js";
+import type { Coordination } from "../cache/coordination.js";
+import type { DurableStore } from "../cache/guardedStore.js";
 import type { ButtonStateStore } from "./buttonState.js";
 
 /** Per-server settings (SPEC `/settings`). */
@@ -50,6 +52,11 @@ export interface Services {
   /** People's own GitHub sign-in (`/login`, `/logout`). */
   signIn: SignInService;
   buttons: ButtonStateStore;
+  /**
+   * What automatic link previews share with every process on the same stores (SPEC sections 6
+   * and 7): claims for the per-channel rules, and which preview answers which message.
+   */
+  previews: { claims: Coordination; replies: DurableStore };
   /** Autocomplete's upstream lookups, per user: only the latest keystroke goes upstream. */
   lookups: LatestOnly;
   now(): Date;

@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from "node:fs/promises";
+import { GatewayIntentBits } from "discord-api-types/v10";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -106,6 +107,11 @@ export interface SandboxWorldOptions {
   allowPrivate?: boolean;
   /** The answer cache's clock (epoch ms): tests move it to age entries without waiting. */
   cacheNow?: () => number;
+  /**
+   * `DISCORD_MESSAGE_CONTENT=true`, with Message Content enabled for the local Discord's app (as in
+   * the developer portal): the bot hears messages and can preview links (SPEC section 7).
+   */
+  messageContent?: boolean;
 }
 
 /** The user code in the bot's `/login` message (the code between ** and `), or null. */
@@ -133,7 +139,10 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
     deviceFlow: { intervalSeconds: 0.05 },
     ...options.github,
   });
-  const discord = await startDiscordStandIn(options.discord);
+  const discord = await startDiscordStandIn({
+    ...(options.messageContent ? { privilegedIntents: GatewayIntentBits.MessageContent } : {}),
+    ...options.discord,
+  });
   // The stand-in builds GitHub's schema (a large SDL) on its first GraphQL request: seconds of CPU
   // in this process on a busy machine, which held the bot's first acknowledgement past Discord's
   // 3 seconds (the first command of a sandbox failed). Build it before the bot takes interactions.
@@ -161,6 +170,7 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
     GITHUB_OAUTH_CLIENT_ID: oauth?.clientId,
     GITHUB_OAUTH_CLIENT_SECRET: oauth?.clientSecret,
     ...(options.transport === "http" ? { DISCORD_PUBLIC_KEY: discord.publicKey, HTTP_PORT: "0" } : {}),
+    ...(options.messageContent ? { DISCORD_MESSAGE_CONTENT: "true" } : {}),
   });
   // Links point where the stand-in says repositories live (github.com by default), like the links
   // in the stand-in's own answers.
