@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { MessageFlags, MessageType } from "discord-api-types/v10";
+import { GatewayIntentBits, MessageFlags, MessageType } from "discord-api-types/v10";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { MessageView } from "../../src/sandbox/discord/index.js";
 import { DEMO_TOKEN, OTHER_LOGIN } from "../../src/sandbox/github/index.js";
@@ -122,6 +122,12 @@ describe("automatic link previews", () => {
     expect(preview.embeds[0]?.url).toMatch(/\/demo\/widgets\/blob\/[0-9a-f]{40}\/src\/engine\.ts#L10-L20$/);
     expect(lineNumbers(preview.embeds[1]?.description)).toEqual([40]);
     expect(preview.components[0]).toMatchObject({ components: [{ label: "Dismiss" }] });
+    // Guild Messages and Message Content, and nothing else (no Guilds intent: nothing to cache).
+    expect(
+      world()
+        .discord.gatewaySessions()
+        .map((session) => session.intents),
+    ).toEqual([GatewayIntentBits.GuildMessages | GatewayIntentBits.MessageContent]);
     await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
     expect(previewsOf(asked.id, where)).toHaveLength(1);
   });
@@ -258,5 +264,31 @@ describe("automatic link previews", () => {
   it("is off in a server that did not turn it on", async () => {
     const asked = world().discord.postAsUser({ content: `${BLOB}#L95`, channel: "text" });
     await expectNoPreview(asked.id, world().discord.channels.text);
+  });
+});
+
+describe("without DISCORD_MESSAGE_CONTENT", () => {
+  const plain = useWorld({ transport: "gateway" });
+
+  it("asks for no intent, so no preview appears, and /settings link-previews says why", async () => {
+    const record = await plain().run({
+      kind: "slash",
+      name: "settings link-previews",
+      options: { enabled: true },
+      user: "admin",
+    });
+    expect(transcriptOf(record).text).toMatch(/does not read messages: .*`DISCORD_MESSAGE_CONTENT=true`/);
+    expect(
+      plain()
+        .discord.gatewaySessions()
+        .every((session) => session.intents === 0),
+    ).toBe(true);
+    const asked = plain().discord.postAsUser({ content: `${BLOB}#L10-L12` });
+    await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+    expect(
+      plain()
+        .discord.messagesIn(plain().discord.channels.text)
+        .filter((view) => view.api.message_reference?.message_id === asked.id),
+    ).toEqual([]);
   });
 });
