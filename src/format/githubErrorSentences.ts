@@ -5,6 +5,7 @@ import type {
   EmptyRepositoryError,
   GitHubForbiddenError,
   GitHubUnauthorizedError,
+  IssueNotFoundError,
   NotACommitError,
   NotAFileError,
   OwnerNotFoundError,
@@ -31,6 +32,7 @@ export type GitHubUserError =
   | RepositoryNotFoundError
   | OwnerNotFoundError
   | RefNotFoundError
+  | IssueNotFoundError
   | PathNotFoundError
   | NotACommitError
   | NotAFileError
@@ -139,6 +141,8 @@ export function githubErrorSentence(error: GitHubUserError, situation: ErrorSitu
       return `No GitHub user or organization called ${quoted(error.login)} was found. Check the spelling of \`owner\`.`;
     case "ref_not_found":
       return `Revision ${quoted(error.ref)} was not found in ${repoName(error.repo)}. Check \`ref\`: a branch, a tag or a commit id.`;
+    case "issue_not_found":
+      return `${repoName(error.repo)} has no issue or pull request #${error.number}. Check \`number\`, or give the issue's URL as \`repo\`.`;
     case "path_not_found":
       return `Path ${quoted(error.path === "" ? "/" : error.path)} was not found in ${repoName(error.repo)} at ${
         error.ref === undefined ? "the default branch" : quoted(error.ref)

@@ -6,7 +6,9 @@ import { GitHubError, GitHubQueryError, GitHubUnauthorizedError } from "./errors
 import { createGraphQLTransport } from "./graphqlTransport.js";
 import { fetchBlame } from "./operations/fetchBlame.js";
 import { fetchContents } from "./operations/fetchContents.js";
+import { fetchCommit } from "./operations/fetchCommit.js";
 import { fetchContributors } from "./operations/fetchContributors.js";
+import { fetchIssueOrPullRequest } from "./operations/fetchIssueOrPullRequest.js";
 import { fetchRepositories } from "./operations/fetchRepositories.js";
 import { fetchRepositoryAccess } from "./operations/fetchRepositoryAccess.js";
 import { fetchRefCommit } from "./operations/fetchRefCommit.js";
@@ -15,6 +17,7 @@ import { fetchViewer } from "./operations/fetchViewer.js";
 import type { Credentials, OperationDeps } from "./operations/operationDeps.js";
 import { createRateLimitBook } from "./rateLimits.js";
 import { sharingBook, type SharedHolds } from "./sharedHolds.js";
+import type { CommitAnswer, IssueAnswer } from "./issueTypes.js";
 import { createRestTransport } from "./restTransport.js";
 import type { TokenUse } from "./tokenSpend.js";
 import type {
@@ -116,6 +119,10 @@ export interface GitHubClient {
     token: TokenUse,
     args: { repo: RepoRef; page: number; perPage?: number },
   ): Promise<ContributorsPage>;
+  /** An issue or a pull request by number (one GraphQL read). */
+  issueOrPullRequest(token: TokenUse, args: { repo: RepoRef; number: number }): Promise<IssueAnswer>;
+  /** A commit by revision (default: the default branch), and its files' first page (REST). */
+  commit(token: TokenUse, args: { repo: RepoRef; ref?: string }): Promise<CommitAnswer>;
   /**
    * The last `x-ratelimit-*` figures seen for a token fingerprint (REST or GraphQL headers, or the
    * Viewer query's `rateLimit`), optionally for one resource (`graphql`, `core`).
@@ -228,6 +235,9 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
       run("OwnerRepositories", token, (credentials) => fetchRepositories(deps, credentials, args)),
     contributors: (token, args) =>
       run("contributors", token, (credentials) => fetchContributors(deps, credentials, args)),
+    issueOrPullRequest: (token, args) =>
+      run("IssueOrPullRequest", token, (credentials) => fetchIssueOrPullRequest(deps, credentials, args)),
+    commit: (token, args) => run("Commit", token, (credentials) => fetchCommit(deps, credentials, args)),
     rateLimit: (fingerprint, resource) => book.latest(fingerprint, resource),
   };
 }

@@ -1,3 +1,5 @@
+import { COMMIT_QUERY, ISSUE_OR_PULL_REQUEST_QUERY } from "./issueDocuments.js";
+
 /**
  * The GraphQL documents RepoScout sends, verbatim. Each is a named operation and takes all user
  * input as variables, never spliced into the text. test/github/documents.test.ts validates every
@@ -114,6 +116,8 @@ export const DOCUMENTS = {
   RefCommit: REF_COMMIT_QUERY,
   Blame: BLAME_QUERY,
   Contents: CONTENTS_QUERY,
+  IssueOrPullRequest: ISSUE_OR_PULL_REQUEST_QUERY,
+  Commit: COMMIT_QUERY,
 } as const;
 
 /** The name of one of RepoScout's GraphQL operations. */

@@ -91,7 +91,7 @@ export class GitHubUnauthorizedError extends GitHubError {
 
 /** Something the user named does not exist, or the token cannot see it. */
 export abstract class GitHubNotFoundError extends GitHubError {
-  abstract readonly resource: "repository" | "owner" | "ref" | "path";
+  abstract readonly resource: "repository" | "owner" | "ref" | "path" | "issue";
 }
 
 /** `repository(owner, name)` is null, or REST answered 404. Private and missing look the same. */
@@ -125,6 +125,19 @@ export class RefNotFoundError extends GitHubNotFoundError {
   constructor(
     readonly repo: RepoRef,
     readonly ref: string,
+    context?: GitHubErrorContext,
+  ) {
+    super(context);
+  }
+}
+
+/** `issueOrPullRequest(number)` is null: the repository has no issue or pull request by that number. */
+export class IssueNotFoundError extends GitHubNotFoundError {
+  readonly code = "issue_not_found";
+  readonly resource = "issue";
+  constructor(
+    readonly repo: RepoRef,
+    readonly number: number,
     context?: GitHubErrorContext,
   ) {
     super(context);

@@ -181,7 +181,9 @@ export type ThroughTags<C> =
   C | { __typename: "Blob" | "Tree" } | { __typename: "Tag"; target?: ThroughTags<C> | undefined };
 
 /** {@link ThroughTags} of a commit selection (`__typename` "Commit"). */
-function throughTags<C extends { __typename: "Commit" }>(commit: z.ZodType<C>): z.ZodType<ThroughTags<C>> {
+export function throughTags<C extends { __typename: "Commit" }>(
+  commit: z.ZodType<C>,
+): z.ZodType<ThroughTags<C>> {
   const schema: z.ZodType<ThroughTags<C>> = z.union([
     commit,
     z.object({

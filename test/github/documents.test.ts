@@ -54,6 +54,7 @@ describe("GraphQL documents against GitHub's schema", () => {
     ["Blame", ["...BlameAtCommit", "...EntryAtCommit"]],
     ["Contents", ["...PinnedCommit"]],
     ["RefCommit", ["...CommitId"]],
+    ["Commit", ["...CommitDetails"]],
   ] as const)(
     "%s follows annotated tags exactly TAG_DEPTH deep, asking for the commit at each level",
     (name, fragments) => {
