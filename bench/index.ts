@@ -6,6 +6,7 @@
 import { benchCacheBound } from "./cache-bound.js";
 import { benchEndToEnd } from "./end-to-end.js";
 import { benchFormatBlame } from "./format-blame.js";
+import { benchPreviewLatency, benchPreviewMemory } from "./link-previews.js";
 import { benchMessageMenus } from "./message-menus.js";
 import { benchSignIn } from "./signin.js";
 import { benchStandinBlame } from "./standin-blame.js";
@@ -25,6 +26,14 @@ const sections: Array<[string, () => Promise<string[]>]> = quick
       [
         "Message menus, menu to answer, beside the slash command (real discord.js client)",
         () => benchMessageMenus(),
+      ],
+      [
+        "Automatic link previews, message to preview, beside the slash command (real discord.js client)",
+        () => benchPreviewLatency(),
+      ],
+      [
+        "Automatic link previews: resident memory with the message intents, beside no intent",
+        () => benchPreviewMemory(),
       ],
       ["Sign-in (user-token vault, sandbox /login)", benchSignIn],
       ["Many processes on one Redis (real processes, HTTP, round robin)", benchTwoProcesses],
