@@ -7,6 +7,7 @@ import type { BlameAnswer, ContentsAnswer, RepoRef } from "../github/types.js";
 import type { DefaultTokenShare } from "../tokens/defaultTokenShare.js";
 import type { AnswerPrivacy } from "../format/privacy.js";
 import { MissingTokenError, type ResolvedToken, type TokenResolver } from "../tokens/tokenResolver.js";
+import { createItemAnswers } from "./itemAnswers.js";
 import { createPrivateAccess, listPrivacy, repositoryPrivacy } from "./privateAccess.js";
 import { createPublicAnswers, PUBLIC_SCOPE, type PinnedKey } from "./publicAnswers.js";
 import { recordReader } from "./recordReader.js";
@@ -213,7 +214,11 @@ export function createScout(options: {
     );
   }
 
+  const items = createItemAnswers({ github, cache, tokens, recent, privateAccess, upstream });
+
   return {
+    issue: items.issue,
+    commit: items.commit,
     async viewer(asker) {
       const resolved = await tokens.resolve(asker);
       const { origin, fingerprint } = resolved;

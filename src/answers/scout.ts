@@ -1,5 +1,6 @@
 import type { Freshness } from "../format/message.js";
 import type { AnswerPrivacy } from "../format/privacy.js";
+import type { CommitAnswer, IssueAnswer } from "../github/issueTypes.js";
 import type { TokenOrigin } from "../tokens/tokenResolver.js";
 import type {
   BlameAnswer,
@@ -54,6 +55,10 @@ export interface Scout {
     args: { login: string; first: number; after?: string; sort: RepositorySort },
   ): Promise<Fetched<RepositoriesPage>>;
   contributors(asker: Asker, args: { repo: RepoRef; page: number }): Promise<Fetched<ContributorsPage>>;
+  /** An issue or a pull request by number: short-lived, but a merged pull request lives long. */
+  issue(asker: Asker, args: { repo: RepoRef; number: number }): Promise<Fetched<IssueAnswer>>;
+  /** A commit by ref (default: the default branch): pinned by its id, long-lived. */
+  commit(asker: Asker, args: { repo: RepoRef; ref?: string }): Promise<Fetched<CommitAnswer>>;
   /**
    * The repositories recently read with the token in effect for this asker, most recent first
    * (autocomplete's "recent"): never what another token read. Empty when no token is in effect.

@@ -117,12 +117,14 @@ export function formatCommit(answer: CommitAnswer, meta: CommitMeta): FormattedM
   if (files.length > room / 2)
     files = answer.files.length > 0 ? fileLines(answer.files.slice(0, 5), total, 40) : "";
   if (files.length > room - 4) files = "";
-  const body = bodyExcerpt(answer.body, Math.min(BODY_CHARACTERS, room - files.length - 4));
+  // The co-authors' trailers are in their own field already.
+  const message = answer.body.replace(/^co-authored-by:.*$/gim, "").trim();
+  const body = bodyExcerpt(message, Math.min(BODY_CHARACTERS, room - files.length - 4));
   const description = [answer.isMerge ? "*A merge commit.*" : "", body, files]
     .filter((part) => part !== "")
     .join("\n\n");
   if (description !== "") embed.description = description;
-  const message = emptyMessage();
-  message.embeds.push(embed);
-  return fitMessage(message);
+  const reply = emptyMessage();
+  reply.embeds.push(embed);
+  return fitMessage(reply);
 }
