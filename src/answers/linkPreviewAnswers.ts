@@ -1,5 +1,5 @@
 import type { APIEmbed } from "discord-api-types/v10";
-import { formatFilePreview } from "../format/linkPreview.js";
+import { commitPreviewEmbed, formatFilePreview, issuePreviewEmbed } from "../format/linkPreview.js";
 import type { AnswerPrivacy } from "../format/privacy.js";
 import { githubLinksOf, linkKey, type GitHubLink } from "../input/githubLinks.js";
 import type { RepoRef } from "../github/types.js";
@@ -60,8 +60,32 @@ export const renderFilePreview: PreviewRenderer = async (link, asker, scout) => 
   };
 };
 
+/** An issue or a pull request (a URL or a reference): its linked title and its state line. */
+export const renderIssuePreview: PreviewRenderer = async (link, asker, scout) => {
+  if (link.kind !== "issue") throw new NotPreviewableError();
+  const fetched = await scout.issue(asker, { repo: link.repo, number: link.number });
+  return {
+    embed: issuePreviewEmbed(fetched.value),
+    ...(fetched.privacy ? { privacy: fetched.privacy } : {}),
+    fromCache: fetched.freshness.fromCache,
+  };
+};
+
+/** A commit: its linked headline and its summary line (author, `+/−`, checks). */
+export const renderCommitPreview: PreviewRenderer = async (link, asker, scout) => {
+  if (link.kind !== "commit") throw new NotPreviewableError();
+  const fetched = await scout.commit(asker, { repo: link.repo, ref: link.sha });
+  return {
+    embed: commitPreviewEmbed(fetched.value),
+    ...(fetched.privacy ? { privacy: fetched.privacy } : {}),
+    fromCache: fetched.freshness.fromCache,
+  };
+};
+
 /** The renderers of the kinds automatic previews answer; a kind without one is not previewed. */
 export const PREVIEW_RENDERERS: Readonly<Partial<Record<GitHubLink["kind"], PreviewRenderer>>> = {
+  issue: renderIssuePreview,
+  commit: renderCommitPreview,
   file: renderFilePreview,
 };
 

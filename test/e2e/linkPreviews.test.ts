@@ -2,10 +2,11 @@ import { createHash } from "node:crypto";
 import { GatewayIntentBits, MessageFlags, MessageType } from "discord-api-types/v10";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { MessageView } from "../../src/sandbox/discord/index.js";
+import { DEMO_ISSUES } from "../../src/sandbox/github/demoConstants.js";
 import { DEMO_TOKEN, OTHER_LOGIN } from "../../src/sandbox/github/index.js";
 import type { SandboxWorld } from "../../src/sandbox/harness.js";
-import { transcriptOf } from "../../src/sandbox/transcript.js";
-import { useWorld } from "./helpers.js";
+import { formattedOf, transcriptOf } from "../../src/sandbox/transcript.js";
+import { commitOf, markupProblems, useWorld } from "./helpers.js";
 
 /**
  * Automatic link previews end to end (SPEC section 7), over the gateway (HTTP mode hears no
@@ -130,6 +131,26 @@ describe("automatic link previews", () => {
     ).toEqual([GatewayIntentBits.GuildMessages | GatewayIntentBits.MessageContent]);
     await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
     expect(previewsOf(asked.id, where)).toHaveLength(1);
+  });
+
+  it("previews a pull request, a commit and an issue reference in one reply, hostile text made harmless", async () => {
+    const where = channel();
+    const sha = commitOf(world(), "demo/widgets", "main");
+    const asked = post(
+      `CI fails on https://github.com/demo/widgets/pull/${DEMO_ISSUES.openPull} since https://github.com/demo/widgets/commit/${sha}; see demo/widgets#${DEMO_ISSUES.hostile} and ${BLOB}#L1`,
+      where,
+    );
+    const preview = await previewOf(asked.id, where);
+    expect(preview.embeds).toHaveLength(3);
+    const [pull, commit, hostile] = preview.embeds;
+    expect(pull?.title).toContain("Fix tick drift");
+    expect(pull?.url).toBe(`https://github.com/demo/widgets/pull/${DEMO_ISSUES.openPull}`);
+    expect(pull?.description).toMatch(/Open pull request by .*failing.*pending/);
+    expect(commit?.url).toContain(sha);
+    expect(commit?.description).toContain(`\`${sha.slice(0, 7)}\``);
+    expect(hostile?.url).toBe(`https://github.com/demo/widgets/issues/${DEMO_ISSUES.hostile}`);
+    expect(preview.pings).toEqual({ everyone: false, users: [], roles: [] });
+    expect(markupProblems(formattedOf(preview))).toEqual([]);
   });
 
   it("previews at most 3 links, at most 15 lines each, and leaves links in <…> and code alone", async () => {
