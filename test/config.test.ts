@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, graphqlUrlFromRestUrl, loadConfig, webUrlFromRestUrl } from "../src/config.js";
+import { startWarnings } from "../src/startWarnings.js";
 
 const KEY = Buffer.alloc(32, 7).toString("base64");
 
@@ -148,6 +149,14 @@ describe("sign-in, privacy, cache bound and transports (SPEC section 5)", () => 
     expect(problemsOf({ DISCORD_MESSAGE_CONTENT: "yes please" }).map((problem) => problem.variable)).toEqual([
       "DISCORD_MESSAGE_CONTENT",
     ]);
+    // Over HTTP no message arrives: the operator hears that the flag does nothing there.
+    const http = loadConfig({ DISCORD_MESSAGE_CONTENT: "true", DISCORD_PUBLIC_KEY: "ab".repeat(32) });
+    expect(startWarnings(http).join("\n")).toContain(
+      "DISCORD_MESSAGE_CONTENT=true has no effect with DISCORD_PUBLIC_KEY",
+    );
+    expect(startWarnings(loadConfig({ DISCORD_MESSAGE_CONTENT: "true" })).join("\n")).not.toContain(
+      "DISCORD_MESSAGE_CONTENT",
+    );
   });
 
   it("refuses what cannot work, by name", () => {
