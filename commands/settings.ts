@@ -11,18 +11,22 @@ import { DISMISS_PREFIX } from "../src/format/linkPreview.js";
 import { emptyMessage } from "../src/format/message.js";
 import { formatLinkPreviewsChanged, formatSettings, type PreviewReach } from "../src/format/settings.js";
 import type { Config } from "../src/config.js";
+import { inlineCode } from "../src/format/escape.js";
+import { parseRepoArgument, webHostsOf } from "../src/input/repoArgument.js";
 import { formatNotice } from "../src/format/whoami.js";
 
 type SettingsArgs =
   | { subcommand: "threads"; enabled: boolean }
   | { subcommand: "private-answers"; "in-channel": boolean }
   | { subcommand: "link-previews"; enabled: boolean }
+  | { subcommand: "repo"; repo?: string }
   | { subcommand: "show" };
 
 const rawSchema = z.discriminatedUnion("subcommand", [
   z.object({ subcommand: z.literal("threads"), enabled: z.boolean() }),
   z.object({ subcommand: z.literal("private-answers"), "in-channel": z.boolean() }),
   z.object({ subcommand: z.literal("link-previews"), enabled: z.boolean() }),
+  z.object({ subcommand: z.literal("repo"), repo: z.string().optional() }),
   z.object({ subcommand: z.literal("show") }),
 ]);
 
@@ -38,6 +42,7 @@ function previewReachOf(config: Config): PreviewReach {
  * posted in the channels (marked as private) or shown to the asker only (SPEC section 4);
  * `/settings link-previews enabled:<bool>`: automatic previews of GitHub links in messages (SPEC
  * section 7; says why none can appear when the bot hears no messages);
+ * `/settings repo [repo]`: the repository a bare `#123` in a message refers to (cleared without `repo`);
  * `/settings show`: every setting of the server and the token origin in effect.
  */
 export const command: CommandModule<SettingsArgs> = {
@@ -90,6 +95,20 @@ export const command: CommandModule<SettingsArgs> = {
       },
       {
         type: ApplicationCommandOptionType.Subcommand,
+        name: "repo",
+        description: "The repository a bare #123 in a message refers to",
+        options: [
+          {
+            type: ApplicationCommandOptionType.String,
+            name: "repo",
+            description: "owner/name or its URL (leave out to clear the default)",
+            required: false,
+            max_length: 2048,
+          },
+        ],
+      },
+      {
+        type: ApplicationCommandOptionType.Subcommand,
         name: "show",
         description: "Show every setting of this server and the token in effect",
       },
@@ -99,7 +118,13 @@ export const command: CommandModule<SettingsArgs> = {
   ephemeral: true,
   // The Dismiss button of the automatic previews this command turns on (SPEC section 7).
   customIdPrefixes: [DISMISS_PREFIX],
-  parse: (options) => parseWith(rawSchema, options),
+  parse(options, services) {
+    const args = parseWith(rawSchema, options);
+    if (args.subcommand !== "repo" || args.repo === undefined) return args;
+    // Checked now, stored as `owner/name`: a URL or a stray space never reaches the setting.
+    const { repo } = parseRepoArgument(args.repo, webHostsOf(services.config.github.webUrl));
+    return { subcommand: "repo", repo: `${repo.owner}/${repo.name}` };
+  },
   async execute(args, request, services) {
     const guildId = request.guildId as string;
     switch (args.subcommand) {
@@ -126,6 +151,15 @@ export const command: CommandModule<SettingsArgs> = {
         await services.settings.setLinkPreviews(guildId, args.enabled);
         request.logger.info({ enabled: args.enabled }, "link previews setting changed");
         return { message: formatLinkPreviewsChanged(args.enabled, previewReachOf(services.config)) };
+      case "repo":
+        await services.settings.setDefaultRepo(guildId, args.repo);
+        return {
+          message: formatNotice(
+            args.repo === undefined
+              ? "This server has no default repository now: a bare `#123` in a message is not a link."
+              : `A bare \`#123\` in a message now refers to ${inlineCode(args.repo)} (\`Preview links\`). Clear it with \`/settings repo\` and no repository.`,
+          ),
+        };
       case "show": {
         const [settings, origin, serverToken] = await Promise.all([
           services.settings.read(guildId),

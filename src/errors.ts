@@ -79,6 +79,21 @@ export class DismissRefusedError extends UserFacingError {
  * A message menu was used on a message holding no file link of the configured GitHub host.
  * Nothing has been sent upstream.
  */
+/** `Preview links` on a message that holds no GitHub link it can answer. */
+export class NoGitHubLinkError extends UserFacingError {
+  readonly code = "no_github_link";
+  /**
+   * @param otherHost the host of a link the message holds on another service, if any
+   * @param bareReference the message holds a bare `#123` and the server has no default repository
+   */
+  constructor(
+    readonly otherHost: string | undefined,
+    readonly bareReference: boolean,
+  ) {
+    super();
+  }
+}
+
 export class NoFileLinkError extends UserFacingError {
   readonly code = "no_file_link";
   /**

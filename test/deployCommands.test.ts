@@ -103,10 +103,20 @@ describe("npm run deploy", () => {
     const run = await deployInProcess(["--dry-run"]);
     const definitions = JSON.parse(run.stdout) as Array<Record<string, unknown>>;
     const byName = new Map(definitions.map((definition) => [definition.name, definition]));
-    for (const name of ["Show code", "Blame lines"]) {
+    for (const name of ["Show code", "Blame lines", "Preview links"]) {
       expect(byName.get(name)).toEqual({ type: 3, name, integration_types: [0, 1], contexts: [0, 1, 2] });
     }
-    for (const name of ["blame", "contents", "repos", "contributors", "whoami", "login", "logout"]) {
+    for (const name of [
+      "blame",
+      "contents",
+      "repos",
+      "contributors",
+      "whoami",
+      "login",
+      "logout",
+      "issue",
+      "commit",
+    ]) {
       expect(byName.get(name)).toMatchObject({ type: 1, integration_types: [0, 1], contexts: [0, 1, 2] });
     }
     for (const name of ["token", "settings"]) {

@@ -44,8 +44,11 @@ export interface MessageMenuOptions<Args extends object> {
   wholeIfSmall?: boolean;
 }
 
-/** A link's answer, or why it has none. */
-type LinkOutcome = { link: FileLink; answer: CommandAnswer } | { link: FileLink; error: unknown };
+/**
+ * A link's answer, or why it has none; `subject` names the link (`owner/name path`) in a thread's
+ * name and a failure line.
+ */
+export type LinkOutcome = { subject: string; answer: CommandAnswer } | { subject: string; error: unknown };
 
 /** `owner/name path` of a link, as a thread's name and a failure line show it. */
 function subjectOf(link: FileLink): string {
@@ -80,14 +83,12 @@ function combine(
       privacy ??= outcome.answer.privacy;
     } else {
       const sentence = sentenceFor(outcome.error, request.logger, situation);
-      lines.push(`⚠️ Link ${outcome.number}, ${quoted(subjectOf(outcome.link))}: ${sentence}`);
+      lines.push(`⚠️ Link ${outcome.number}, ${quoted(outcome.subject)}: ${sentence}`);
     }
   }
   lines.push(...notes);
   if (lines.length > 0) message.content = lines.join("\n");
-  const subjects = outcomes
-    .filter((outcome) => "answer" in outcome)
-    .map((outcome) => subjectOf(outcome.link));
+  const subjects = outcomes.filter((outcome) => "answer" in outcome).map((outcome) => outcome.subject);
   return {
     message: fitMessage(message),
     threadName: threadName(commandName, subjects.join(", ")),
@@ -97,23 +98,23 @@ function combine(
 }
 
 /**
- * The reply to a message with several links. Answers from public and from private repositories go
+ * The reply to a message with several links (`skipped`: how many past the fifth). Answers from public and from private repositories go
  * apart: the public ones (and the lines of links without an answer) in the reply everyone may
  * read, the private ones beside it by the private-code rule (`privateRest`), so a private link
  * never takes the public answers out of the channel, nor a public link the private code into it.
  */
-function severalLinks(
+export function severalLinks(
   outcomes: readonly LinkOutcome[],
-  links: MessageLinks,
+  skipped: number,
   request: CommandRequest,
   services: Services,
   commandName: string,
 ): CommandAnswer {
   const numbered: Numbered[] = outcomes.map((outcome, index) => ({ ...outcome, number: index + 1 }));
   const notes =
-    links.skipped > 0
+    skipped > 0
       ? [
-          `-# ${links.skipped === 1 ? "1 more link" : `${links.skipped} more links`} of that message ${links.skipped === 1 ? "has" : "have"} no answer: a menu answers at most ${MAX_MENU_LINKS}.`,
+          `-# ${skipped === 1 ? "1 more link" : `${skipped} more links`} of that message ${skipped === 1 ? "has" : "have"} no answer: a menu answers at most ${MAX_MENU_LINKS}.`,
         ]
       : [];
   const isPrivate = (outcome: Numbered) => "answer" in outcome && outcome.answer.privacy !== undefined;
@@ -180,17 +181,17 @@ export function messageMenu<Args extends object>(
         links.files.map(async (link): Promise<LinkOutcome> => {
           try {
             return {
-              link,
+              subject: subjectOf(link),
               answer: await command.execute(argsFor(link, services, budget), request, services),
             };
           } catch (error) {
-            return { link, error };
+            return { subject: subjectOf(link), error };
           }
         }),
       );
       const answered = outcomes.filter((outcome) => "answer" in outcome);
       if (answered.length === 0) throw (outcomes[0] as { error: unknown }).error;
-      return severalLinks(outcomes, links, request, services, command.data.name);
+      return severalLinks(outcomes, links.skipped, request, services, command.data.name);
     },
   };
 }

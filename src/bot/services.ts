@@ -19,6 +19,9 @@ export interface GuildSettingsService {
   /** Whether messages with GitHub links get automatic previews; false when unknown or unreadable. */
   getLinkPreviews(guildId: string): Promise<boolean>;
   setLinkPreviews(guildId: string, enabled: boolean): Promise<void>;
+  /** The repository a bare `#123` refers to (`owner/name`); undefined when unset or unreadable. */
+  getDefaultRepo(guildId: string): Promise<string | undefined>;
+  setDefaultRepo(guildId: string, repo: string | undefined): Promise<void>;
   /** Every setting of the server (`/settings show`); throws when the store cannot be read. */
   read(guildId: string): Promise<GuildSettingsSnapshot>;
 }

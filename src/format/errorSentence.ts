@@ -8,6 +8,7 @@ import type {
   ExpiredComponentError,
   InvalidOptionError,
   NoFileLinkError,
+  NoGitHubLinkError,
   UserFacingError,
 } from "../errors.js";
 import type { SignInUnavailableError } from "../signin/signInService.js";
@@ -37,6 +38,7 @@ export type KnownUserError =
   | GitHubUserError
   | InvalidOptionError
   | NoFileLinkError
+  | NoGitHubLinkError
   | AdminOnlyError
   | ExpiredComponentError
   | DismissRefusedError
@@ -145,6 +147,19 @@ function noFileLink(error: NoFileLinkError, situation: ErrorSituation): string {
   return `There is no GitHub file link in that message. Use the menu on a message with a link like ${example}.`;
 }
 
+function noGitHubLink(error: NoGitHubLinkError, situation: ErrorSituation): string {
+  const host = new URL(situation.webUrl).host;
+  if (error.bareReference) {
+    return situation.inServer
+      ? "There is no GitHub link in that message: a bare `#123` needs a default repository, which an admin sets with `/settings repo`. Or write `owner/name#123`."
+      : "There is no GitHub link in that message: a bare `#123` names no repository here. Write `owner/name#123`.";
+  }
+  if (error.otherHost !== undefined) {
+    return `There is no GitHub link in that message: RepoScout reads links to ${quoted(host)}, and ${quoted(error.otherHost)} is another service.`;
+  }
+  return "There is no GitHub link in that message. Use the menu on a message with a link to an issue, a pull request, a commit, a file or a folder, or `owner/name#123`.";
+}
+
 function knownErrorSentence(error: KnownUserError, situation: ErrorSituation): string {
   switch (error.code) {
     case "invalid_option":
@@ -157,6 +172,8 @@ function knownErrorSentence(error: KnownUserError, situation: ErrorSituation): s
       return noFileLink(error, situation);
     case "dismiss_refused":
       return "Only the author can dismiss this preview: it answers their message. Members who can manage messages may remove it too.";
+    case "no_github_link":
+      return noGitHubLink(error, situation);
     case "expired_component":
       return `This button has expired. Run ${error.command ? `\`/${error.command}\`` : "the command"} again.`;
     case "private_through_default_token":

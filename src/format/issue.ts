@@ -1,6 +1,6 @@
 import type { APIEmbed, APIEmbedField } from "discord-api-types/v10";
 import type { IssueAnswer } from "../github/issueTypes.js";
-import { escapeLabel, inlineCode } from "./escape.js";
+import { defusePlainText, escapeLabel, inlineCode } from "./escape.js";
 import {
   bodyExcerpt,
   changesText,
@@ -55,9 +55,10 @@ export function itemTitle(answer: Pick<IssueAnswer, "number" | "title">): string
 
 /** Names in a list, each as inline code (a label named `` ` `` is text), the rest counted. */
 function listText(names: readonly string[], total: number, asCode: boolean): string {
+  // In code a mention never renders; defused all the same, so no reader of the text mistakes it.
   const shown = names
     .slice(0, LIST_ITEMS)
-    .map((name) => (asCode ? inlineCode(name.slice(0, 50)) : loginText(name)));
+    .map((name) => (asCode ? inlineCode(defusePlainText(name.slice(0, 50))) : loginText(name)));
   const more = Math.max(total, names.length) - shown.length;
   return shown.length === 0
     ? "none"

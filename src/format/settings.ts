@@ -1,4 +1,4 @@
-import { escapeLabel } from "./escape.js";
+import { escapeLabel, inlineCode } from "./escape.js";
 import { fitMessage } from "./limits.js";
 import { COLORS, discordTimestamp, emptyMessage, type FormattedMessage } from "./message.js";
 import type { TokenOriginName } from "./whoami.js";
@@ -7,6 +7,8 @@ import type { TokenOriginName } from "./whoami.js";
 export interface SettingsView {
   threads: boolean;
   privateAnswersInChannel: boolean;
+  /** The server's default repository (`owner/name`), when set. */
+  defaultRepo?: string | undefined;
   /** ISO; undefined when no admin ever changed a setting. */
   updatedAt: string | undefined;
   /** Where the asker's token in effect comes from; undefined when there is none. */
@@ -91,6 +93,9 @@ export function formatSettings(view: SettingsView): FormattedMessage {
       ? "**Private answers**: `in-channel`: answers from private or internal repositories are posted in the channel, marked as private. Change with `/settings private-answers`."
       : "**Private answers**: `asker only`: answers from private or internal repositories are shown only to the person who asked. Change with `/settings private-answers`.",
     `**Link previews**: ${view.linkPreviews ? "`on`: messages with GitHub links get a compact preview." : "`off`."} Change with \`/settings link-previews\`.${view.linkPreviews && reachSentence(view.previewReach) ? ` ⚠️ ${reachSentence(view.previewReach)}` : ""}`,
+    view.defaultRepo
+      ? `**Default repository**: ${inlineCode(view.defaultRepo)}: a bare \`#123\` in a message refers to it (\`Preview links\`). Change with \`/settings repo\`.`
+      : "**Default repository**: none: a bare `#123` in a message is not a link. Set one with `/settings repo`.",
     `**Token in effect for you**: ${tokenLine(view)}`,
     changed ? `-# Last changed ${changed}.` : "-# No setting was ever changed here: these are the defaults.",
   ];

@@ -87,13 +87,17 @@ export const CHAT_HELP = `Type a slash command as in Discord, options as name:va
   /contents repo:demo/widgets path:src
   /repos owner:demo sort:name
   /contributors repo:demo/crowd page:2
+  /issue repo:demo/widgets number:5               (a pull request: its checks and reviews)
+  /commit repo:demo/widgets ref:chore/fixtures    (co-authors, +/-, 301 files)
   /whoami
   /token status · /token set · /token clear      (admin commands)
   /settings threads enabled:true                  (answers go into threads)
   /settings private-answers in-channel:true · /settings show
+  /settings repo repo:demo/widgets                (a bare #123 in a message refers to it)
   /login · /logout                                (your own GitHub sign-in)
 Right-click a message: /history lists #code-links (messages with GitHub links), numbered; then
   /menu Blame lines 1 · /menu Show code 3         (the message's Apps menu: its links answered)
+  /menu Preview links 11                          (issues, pull requests, commits of a message)
 Press Tab after repo: or path: to autocomplete. Type a button's number to press it.
 Type a plain message (no /) to post it in #general, as in Discord. After
   /settings link-previews enabled:true

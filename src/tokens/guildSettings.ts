@@ -14,6 +14,8 @@ export interface GuildSettingsSnapshot {
   privateAnswersInChannel: boolean;
   /** Messages with GitHub links get an automatic preview (`/settings link-previews`, SPEC section 7). */
   linkPreviews: boolean;
+  /** The repository a bare `#123` in a message refers to (`/settings repo`): `owner/name`. */
+  defaultRepo: string | undefined;
   /** When an admin last changed a setting (ISO); undefined when never. */
   updatedAt: string | undefined;
 }
@@ -35,6 +37,10 @@ export interface GuildSettings {
   getLinkPreviews(guildId: string): Promise<boolean>;
   /** @throws SettingsStoreUnavailableError when the store fails. */
   setLinkPreviews(guildId: string, enabled: boolean): Promise<void>;
+  /** The server's default repository (`owner/name`); undefined when unset or when the store fails. */
+  getDefaultRepo(guildId: string): Promise<string | undefined>;
+  /** Sets (or, with undefined, clears) the default repository. @throws SettingsStoreUnavailableError */
+  setDefaultRepo(guildId: string, repo: string | undefined): Promise<void>;
   /**
    * Every setting of the server, defaults filled in.
    * @throws SettingsStoreUnavailableError when the store fails: `/settings show` must not pass a
@@ -66,6 +72,7 @@ type SettingsRecord = Record<string, unknown> & {
   threads?: boolean;
   privateAnswersInChannel?: boolean;
   linkPreviews?: boolean;
+  defaultRepo?: string | null;
   updatedAt?: string;
 };
 
@@ -79,6 +86,7 @@ function snapshotOf(record: SettingsRecord): GuildSettingsSnapshot {
     threads: record.threads === true,
     privateAnswersInChannel: record.privateAnswersInChannel === true,
     linkPreviews: record.linkPreviews === true,
+    defaultRepo: typeof record.defaultRepo === "string" ? record.defaultRepo : undefined,
     updatedAt: typeof record.updatedAt === "string" ? record.updatedAt : undefined,
   };
 }
@@ -161,6 +169,12 @@ export function createGuildSettings(
     },
     async setLinkPreviews(guildId, enabled) {
       await change(guildId, { linkPreviews: enabled });
+    },
+    async getDefaultRepo(guildId) {
+      return (await readOrDefaults(guildId, "no default repository")).defaultRepo;
+    },
+    async setDefaultRepo(guildId, repo) {
+      await change(guildId, { defaultRepo: repo ?? null });
     },
     async markToken(guildId, storedAt) {
       try {

@@ -86,7 +86,7 @@ describe("the bot as a process, against the local Discord and GitHub", () => {
     const result = await exited(runScript("deploy-commands.ts", env));
     expect(result.stderr).not.toMatch(/error/i);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/Registered 11 commands in server/);
+    expect(result.stdout).toMatch(/Registered 14 commands in server/);
     expect(
       discord
         .commands({ guildId: discord.guildId })
@@ -94,10 +94,13 @@ describe("the bot as a process, against the local Discord and GitHub", () => {
         .sort(),
     ).toEqual([
       "Blame lines",
+      "Preview links",
       "Show code",
       "blame",
+      "commit",
       "contents",
       "contributors",
+      "issue",
       "login",
       "logout",
       "repos",

@@ -148,7 +148,7 @@ describe("formatIssue", () => {
       META,
     );
     expectValidMessage(message);
-    expect(fieldsOf(message).Labels).toBe("`` ` ``, `` @everyone `\u200b`\u200b` ``");
+    expect(fieldsOf(message).Labels).toBe("`` ` ``, `` @\u200beveryone `\u200b`\u200b` ``");
     expect(descriptionOf(message)).toContain("by ghost");
     expect(descriptionOf(message)).toContain("…");
     expect(descriptionOf(message)).not.toContain("](https://evil.example)");

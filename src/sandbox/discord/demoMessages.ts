@@ -34,6 +34,9 @@ export function demoLinkMessages(webHost = "https://github.com"): Record<string,
     privateRepo: `Members only: ${host}/demo/secret/blob/main/SECRET.md#L1-L3`,
     otherHost: "The mirror has it too: https://gitlab.com/demo/widgets/-/blob/main/src/engine.ts#L10-L20",
     noLink: "Has anyone tried the new scheduler yet?",
+    issueLinks:
+      `Is ${host}/demo/widgets/issues/1 fixed by ${host}/demo/widgets/pull/5? ` +
+      "It was demo/widgets#2 that demo/widgets#3 closed.",
   };
 }
 
