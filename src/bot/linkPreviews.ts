@@ -16,7 +16,9 @@ import {
 } from "../answers/linkPreviewAnswers.js";
 import type { Asker } from "../answers/scout.js";
 import { formatPreviewReply, PREVIEW_MAX_LINKS } from "../format/linkPreview.js";
+import type { RepoRef } from "../github/types.js";
 import { linkHostsOf } from "../input/messageLinks.js";
+import { parseRepoArgument } from "../input/repoArgument.js";
 import type { Logger } from "../logger.js";
 import { toOutgoing } from "./core/messagePayload.js";
 import type { Services } from "./services.js";
@@ -32,6 +34,9 @@ const FOLLOW_MS = 24 * 60 * 60_000;
  * of links never queues work or memory without bound.
  */
 const MAX_IN_FLIGHT = 64;
+
+/** Text that may hold a link a preview answers (a URL, or a `#123` reference): others cost nothing. */
+const MAY_HOLD_LINK = /https?:\/\/|#\d/;
 
 /** A message as a MESSAGE_CREATE or a full MESSAGE_UPDATE carries it (the fields read here). */
 type GatewayMessage = Pick<APIMessage, "id" | "channel_id" | "content" | "author" | "type"> &
@@ -176,13 +181,26 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
     return { embeds, keys };
   }
 
+  /** The links of a message to preview, a bare `#123` read with the server's default repository. */
+  async function targetsOf(guildId: string, content: string): Promise<PreviewTarget[]> {
+    if (!MAY_HOLD_LINK.test(content)) return [];
+    const named = await services.settings.getDefaultRepo(guildId);
+    let defaultRepo: RepoRef | undefined;
+    try {
+      defaultRepo = named ? parseRepoArgument(named, webHosts).repo : undefined;
+    } catch {
+      defaultRepo = undefined;
+    }
+    return previewTargetsOf(content, { webHosts, defaultRepo });
+  }
+
   async function previewNew(message: GatewayMessage): Promise<void> {
     const guildId = message.guild_id!;
     const channelId = message.channel_id;
-    const targets = previewTargetsOf(message.content, { webHosts });
-    if (targets.length === 0) return;
-    // previewNew runs for an edit too, after this was read (remembered for a few seconds).
+    // Read for every message with a link (remembered for a few seconds), so it comes first.
     if (!(await services.settings.getLinkPreviews(guildId))) return;
+    const targets = await targetsOf(guildId, message.content);
+    if (targets.length === 0) return;
     const gap = `preview-channel:${channelId}`;
     if (!(await claims.claim(gap, CHANNEL_GAP_MS).catch(() => true))) {
       logger.debug({ channelId, messageId: message.id }, "link preview: the channel had one within 2 s");
@@ -230,7 +248,7 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
       return;
     }
     if (record.gone) return;
-    const targets = hidden ? [] : previewTargetsOf(message.content ?? "", { webHosts });
+    const targets = hidden ? [] : await targetsOf(message.guild_id!, message.content ?? "");
     if (targets.length === 0) {
       await removePreview(message.id, record);
       return;
@@ -262,7 +280,7 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
 
   return {
     messageCreated(message) {
-      if (!byPerson(message) || suppressed(message) || !message.content) return;
+      if (!byPerson(message) || suppressed(message) || !MAY_HOLD_LINK.test(message.content)) return;
       run(message.id, "create", () => previewNew(message));
     },
     messageUpdated(message) {

@@ -153,6 +153,25 @@ describe("automatic link previews", () => {
     expect(markupProblems(formattedOf(preview))).toEqual([]);
   });
 
+  it("reads a bare #N with the server's default repository, and not without one", async () => {
+    const where = channel();
+    const before = post(`Merged in #${DEMO_ISSUES.mergedPull}, closing #${DEMO_ISSUES.completed}`, where);
+    await expectNoPreview(before.id, where);
+    await asOwner("settings repo", { repo: "demo/widgets" }, commands);
+    try {
+      const place = channel();
+      const asked = post(`Merged in #${DEMO_ISSUES.mergedPull}, closing #${DEMO_ISSUES.completed}`, place);
+      const preview = await previewOf(asked.id, place);
+      expect(preview.embeds.map((embed) => embed.url)).toEqual([
+        `https://github.com/demo/widgets/pull/${DEMO_ISSUES.mergedPull}`,
+        `https://github.com/demo/widgets/issues/${DEMO_ISSUES.completed}`,
+      ]);
+      expect(preview.embeds[0]?.description).toMatch(/^\S+ Merged pull request/);
+    } finally {
+      await asOwner("settings repo", {}, commands);
+    }
+  });
+
   it("previews at most 3 links, at most 15 lines each, and leaves links in <…> and code alone", async () => {
     const where = channel();
     const asked = post(
