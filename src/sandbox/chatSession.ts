@@ -307,6 +307,13 @@ export function createChatSession(options: ChatSessionOptions): ChatSession {
       screen.print("💬 Posted in #general.");
       return "ok";
     }
+    // Previews off here: no need to watch for one (the bot reads the same setting).
+    if (!(await world.running.services.settings.getLinkPreviews(world.discord.guildId))) {
+      screen.print(
+        "💬 Posted in #general. Automatic previews are off in this server: /settings link-previews enabled:true turns them on (for links to issues, pull requests, commits and file lines).",
+      );
+      return "ok";
+    }
     screen.status(`⏳ Posted in #general; watching for ${botName}'s preview…`);
     const started = Date.now();
     let previews: MessageView[] = [];
@@ -323,7 +330,7 @@ export function createChatSession(options: ChatSessionOptions): ChatSession {
     screen.status(null);
     if (previews.length === 0) {
       screen.print(
-        "💬 Posted in #general. No automatic preview came: they are on after /settings link-previews enabled:true, for links to issues, pull requests, commits and file lines (not in <…> or code, and not a link previewed in the last 5 minutes).",
+        "💬 Posted in #general. No automatic preview came: previews answer links to issues, pull requests, commits and file lines (not in <…> or code, not a link previewed here in the last 5 minutes, and one reply every 2 seconds).",
       );
       return "ok";
     }

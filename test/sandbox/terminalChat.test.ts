@@ -264,7 +264,7 @@ describe("npm run sandbox -- --command", () => {
     );
     await done;
     expect(screen.text).toContain(
-      "No automatic preview came: they are on after /settings link-previews enabled:true",
+      "Automatic previews are off in this server: /settings link-previews enabled:true turns them on",
     );
     expect(screen.text).toContain("RepoScout replied:");
     expect(screen.text).toContain("demo/widgets README.md lines 2–4");
