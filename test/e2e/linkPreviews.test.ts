@@ -332,3 +332,20 @@ describe("without DISCORD_MESSAGE_CONTENT", () => {
     ).toEqual([]);
   });
 });
+
+describe("in HTTP mode", () => {
+  const http = useWorld({ transport: "http", messageContent: true });
+
+  it("says that interactions over HTTP carry no messages, so no preview can appear", async () => {
+    const record = await http().run({
+      kind: "slash",
+      name: "settings link-previews",
+      options: { enabled: true },
+      user: "admin",
+    });
+    expect(record.delivery?.transport).toBe("http");
+    expect(transcriptOf(record).text).toMatch(/over HTTP, which carries no messages/);
+    const shown = await http().run({ kind: "slash", name: "settings show", user: "admin" });
+    expect(transcriptOf(shown).text).toMatch(/\*\*Link previews\*\*: `on`.*over HTTP/);
+  });
+});
