@@ -138,7 +138,7 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
    */
   async function render(
     targets: readonly PreviewTarget[],
-    where: { guildId: string; channelId: string; authorId: string },
+    where: { guildId: string; channelId: string },
     known: readonly string[],
   ): Promise<{ embeds: APIEmbed[]; keys: string[] }> {
     const chosen: PreviewTarget[] = [];
@@ -152,7 +152,9 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
       }
       chosen.push(target);
     }
-    const asker: Asker = { guildId: where.guildId, userId: where.authorId, ownSignIn: false };
+    // The server's reads, not the author's: never their sign-in, and the default token's fair share
+    // is spent by the server (a person's own share stays for the commands they run).
+    const asker: Asker = { guildId: where.guildId, userId: `previews:${where.guildId}`, ownSignIn: false };
     let privateAllowed: Promise<boolean> | undefined;
     const rendered = await Promise.all(
       chosen.map(async (target): Promise<RenderedPreview | null> => {
@@ -206,7 +208,7 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
       logger.debug({ channelId, messageId: message.id }, "link preview: the channel had one within 2 s");
       return;
     }
-    const { embeds, keys } = await render(targets, { guildId, channelId, authorId: message.author.id }, []);
+    const { embeds, keys } = await render(targets, { guildId, channelId }, []);
     if (embeds.length === 0) {
       await claims.release(gap);
       return;
@@ -259,7 +261,7 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
     const authorId = message.author?.id ?? "";
     const { embeds, keys } = await render(
       targets,
-      { guildId: message.guild_id!, channelId: message.channel_id, authorId },
+      { guildId: message.guild_id!, channelId: message.channel_id },
       record.keys,
     );
     if (embeds.length === 0) {

@@ -3,7 +3,7 @@ import { GatewayIntentBits, MessageFlags, MessageType } from "discord-api-types/
 import { beforeAll, describe, expect, it } from "vitest";
 import type { MessageView } from "../../src/sandbox/discord/index.js";
 import { DEMO_ISSUES } from "../../src/sandbox/github/demoConstants.js";
-import { DEMO_TOKEN, OTHER_LOGIN } from "../../src/sandbox/github/index.js";
+import { DEMO_PATHS, DEMO_TOKEN, OTHER_LOGIN } from "../../src/sandbox/github/index.js";
 import type { SandboxWorld } from "../../src/sandbox/harness.js";
 import { formattedOf, transcriptOf } from "../../src/sandbox/transcript.js";
 import { commitOf, markupProblems, useWorld } from "./helpers.js";
@@ -299,6 +299,41 @@ describe("automatic link previews", () => {
     expect(reads.length).toBeGreaterThan(0);
     const demoFingerprint = createHash("sha256").update(DEMO_TOKEN).digest("hex").slice(0, 8);
     expect(new Set(reads.map((request) => request.tokenFingerprint))).toEqual(new Set([demoFingerprint]));
+  });
+
+  it("spends the server's fair share of the default token, not the author's", async () => {
+    const w = world();
+    const enable = (enabled: boolean) =>
+      w.run({ kind: "slash", name: "settings link-previews", options: { enabled }, user: "admin" });
+    await enable(true);
+    // GitHub reports 10 points an hour: a share of 0.2 is 2 points per server and per person.
+    w.github.setRateLimit(DEMO_TOKEN, { limit: 10, remaining: 10 });
+    try {
+      const at = (ref: string) =>
+        `https://github.com/demo/widgets/blob/${commitOf(w, "demo/widgets", ref)}/${DEMO_PATHS.engine}#L1-L2`;
+      const places = [w.discord.channels.text, w.discord.channels.noThreads, w.discord.channels.codeLinks];
+      for (const [index, where] of places.slice(0, 2).entries()) {
+        const asked = w.discord.postAsUser({ content: at(`main~${index + 1}`), channel: where });
+        await previewOf(asked.id, where);
+      }
+      // The server's 2 points are spent: the third link is not read, and nothing shows.
+      const before = w.github.requests.length;
+      const third = w.discord.postAsUser({ content: at("main~3"), channel: places[2] });
+      await expectNoPreview(third.id, places[2]!);
+      expect(w.github.requests.length).toBe(before);
+      // The author's own share is whole: their command in a DM reads GitHub as usual.
+      const own = await w.run({
+        kind: "slash",
+        name: "contents",
+        options: { repo: at("main~4") },
+        channel: "dm",
+      });
+      expect(transcriptOf(own).isError, transcriptOf(own).text).toBe(false);
+    } finally {
+      w.github.setRateLimit(DEMO_TOKEN, { limit: 5000, remaining: 5000 });
+      await w.running.github.viewer(DEMO_TOKEN);
+      await enable(false);
+    }
   });
 
   it("is off in a server that did not turn it on", async () => {
