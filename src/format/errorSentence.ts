@@ -139,7 +139,7 @@ function noFileLink(error: NoFileLinkError, situation: ErrorSituation): string {
   const host = new URL(situation.webUrl).host;
   const example = `\`${situation.webUrl.replace(/\/+$/, "")}/owner/name/blob/main/src/app.ts#L10-L20\``;
   if (error.notFile) {
-    return `There is no GitHub file link in that message: it links to a repository or a folder. Use \`/contents\` for those, or the menu on a link like ${example}.`;
+    return `There is no GitHub file link in that message: it links to a repository, a folder, an issue, a pull request or a commit. **Preview links** answers those; this menu takes a link like ${example}.`;
   }
   if (error.otherHost !== undefined) {
     return `There is no GitHub file link in that message: RepoScout reads links to ${quoted(host)}, and ${quoted(error.otherHost)} is another service.`;

@@ -9,6 +9,8 @@ import type { GitHubClient } from "../../src/github/client.js";
 import type { CommitAnswer, IssueAnswer, ItemState } from "../../src/github/issueTypes.js";
 import type { RepoRef } from "../../src/github/types.js";
 import { silentLogger } from "../../src/logger.js";
+import type { TokenSpend } from "../../src/github/tokenSpend.js";
+import { DefaultShareUsedUpError, type DefaultTokenShare } from "../../src/tokens/defaultTokenShare.js";
 import type { ResolvedToken, TokenResolver } from "../../src/tokens/tokenResolver.js";
 
 const SHORT_TTL_MS = 60_000;
@@ -37,10 +39,11 @@ class FakeGitHub {
   tip = "a".repeat(40);
   readonly client = {
     issueOrPullRequest: async (
-      _token: string,
+      token: string | { token: string; onSpend: (spend: TokenSpend) => void },
       args: { repo: RepoRef; number: number },
     ): Promise<IssueAnswer> => {
       this.calls.push(`issue ${args.number}`);
+      if (typeof token !== "string") token.onSpend({ resource: "graphql", points: 1 });
       return {
         kind: args.number === 3 ? "pullRequest" : "issue",
         repository: header(args.repo),
@@ -161,6 +164,33 @@ describe("how long issue and commit answers live (SPEC sections 2 to 4)", () => 
     github.tip = "b".repeat(40);
     expect((await scout.commit(IN_SERVER, { repo: WIDGETS, ref: "main" })).value.oid).toBe("b".repeat(40));
     expect(github.calls).toEqual(["commit main", "commit main"]);
+  });
+
+  it("spends the default token's fair share, and past it asks GitHub nothing", async () => {
+    const charged: number[] = [];
+    let usedUp = false;
+    const share: DefaultTokenShare = {
+      check: async () => {
+        if (usedUp) throw new DefaultShareUsedUpError("server", new Date(clock + 3_600_000), 0.2);
+      },
+      charge: async (_asker, spends) => {
+        charged.push(spends.reduce((sum, spend) => sum + spend.points, 0));
+      },
+    };
+    const metered = createScout({
+      github: github.client as unknown as GitHubClient,
+      cache,
+      tokens,
+      recent: createRecentRepositories(),
+      share,
+    });
+    await metered.issue(IN_DM, { repo: WIDGETS, number: 1 });
+    expect(charged).toEqual([1]);
+    usedUp = true;
+    await expect(metered.issue(IN_DM, { repo: WIDGETS, number: 2 })).rejects.toBeInstanceOf(
+      DefaultShareUsedUpError,
+    );
+    expect(github.calls).toEqual(["issue 1"]);
   });
 
   it("refuses a private repository's issue through the default token and stores nothing of it", async () => {

@@ -9,6 +9,7 @@ import {
   expectDeliveredWithoutPings,
   expectRefusedLocally,
   markupProblems,
+  messagesOf,
   useWorld,
 } from "./helpers.js";
 
@@ -90,6 +91,15 @@ describe("/issue", () => {
   });
 });
 
+describe("/issue in a thread", () => {
+  it("starts a thread named after the question when asked", async () => {
+    const record = await issue({ repo: WIDGETS, number: I.openPull, thread: true });
+    const seen = transcriptOf(record);
+    expect(seen.threadName).toBe("issue demo/widgets#5");
+    expect(record.threadMessages.at(-1)?.embeds[0]?.title).toBe("#5 Fix tick drift");
+  });
+});
+
 describe("/commit", () => {
   it("shows a commit from its URL: co-authors, +/-, checks, its pull request, 20 of 301 files", async () => {
     const sha = commitOf(world(), WIDGETS, DEMO_REFS.fixturesBranch);
@@ -129,6 +139,15 @@ describe("Preview links", () => {
       expect.stringContaining("README.md"),
     ]);
     expectDeliveredWithoutPings(record);
+  });
+
+  it("is what Show code points to on a message with no file link but a pull request's", async () => {
+    const posted = world().discord.postAsUser({ content: `see https://github.com/${WIDGETS}/pull/5` });
+    const seen = transcriptOf(
+      await world().run({ kind: "message", name: "Show code", message: posted.id }, { settleMs: 100 }),
+    );
+    expect(seen.isError).toBe(true);
+    expect(seen.text).toContain("**Preview links** answers those");
   });
 
   it("reads a bare #5 only once the server has a default repository, and owner/name#N always", async () => {
@@ -179,6 +198,31 @@ describe("private repositories", () => {
       expect(seen.text).toContain("Only you can see this");
     } finally {
       await services.tokenAdmin.clear(discord.guildId);
+    }
+  });
+  it("are answered to the asker alone through their own sign-in, and Preview links keeps them apart", async () => {
+    await world().signIn({ user: "member", login: DEMO_LOGIN });
+    try {
+      const posted = world().discord.postAsUser({
+        content: "public demo/widgets#1 and private demo/secret#1",
+      });
+      const record = await world().run(
+        { kind: "message", name: "Preview links", message: posted.id, user: "member" },
+        { settleMs: 300 },
+      );
+      expect(record.errors).toEqual([]);
+      const views = messagesOf(record);
+      const shown = views.filter((view) => !view.ephemeral);
+      const hidden = views.filter((view) => view.ephemeral);
+      expect(shown.flatMap((view) => view.embeds.map((embed) => embed.title))).toEqual([
+        "#1 Ticks drift after an hour",
+      ]);
+      expect(JSON.stringify(shown)).not.toContain("launch");
+      expect(hidden.flatMap((view) => view.embeds.map((embed) => embed.title))).toEqual([
+        "#1 Pick the launch day",
+      ]);
+    } finally {
+      await world().run({ kind: "slash", name: "logout", user: "member" }, { settleMs: 50 });
     }
   });
 });

@@ -1,9 +1,10 @@
-// Over 300 lines: the resolvers of issues, pull requests, checks and the commit fields around them; one table, as resolvers.ts is.
-import { Kind, type GraphQLResolveInfo } from "graphql";
+// Over 300 lines: the resolvers of issues, pull requests and the commit fields around them (checks are in checkResolvers.ts); one table, as resolvers.ts is.
+import type { GraphQLResolveInfo } from "graphql";
 import { paginate, type ConnectionArgs } from "./connection.js";
 import type { GitSignature } from "./gitObjects.js";
 import type { ChangedFile } from "./gitRepository.js";
-import { GitHubFieldError, NotImplementedByStandInError } from "./githubErrors.js";
+import { GitHubFieldError } from "./githubErrors.js";
+import { CHECK_TYPES, commitCheckFields, commitModel, resolveCommit } from "./checkResolvers.js";
 import type {
   CommitModel,
   GitActorModel,
@@ -13,7 +14,7 @@ import type {
   UserModel,
 } from "./resolvers.js";
 import type { WorldUser } from "./world.js";
-import type { WorldCommitChecks, WorldIssue, WorldLabel } from "./worldIssues.js";
+import type { WorldIssue, WorldLabel } from "./worldIssues.js";
 
 /*
  * GITHUB-FACTS.md "Issues, pull requests and commits". Only `import type` from ./resolvers.ts: that
@@ -30,11 +31,6 @@ interface BotModel {
   user: WorldUser;
 }
 type ActorModel = UserModel | BotModel;
-interface RollupModel {
-  repo: RepositoryModel;
-  oid: string;
-  checks: WorldCommitChecks;
-}
 interface PullRequestCommitModel {
   pull: IssueModel;
   commit: CommitModel;
@@ -69,23 +65,6 @@ function findIssue(repo: RepositoryModel, number: number): WorldIssue | undefine
 
 function notFound(kind: string, number: number): GitHubFieldError {
   return new GitHubFieldError("NOT_FOUND", `Could not resolve to ${kind} with the number of ${number}.`);
-}
-
-/** A commit id a revision names now, recorded so a reused answer notices a moved branch. */
-async function resolveCommit(
-  repo: RepositoryModel,
-  expression: string,
-  context: ResolverContext,
-): Promise<string | null> {
-  const info = await repo.git.resolve(expression);
-  const oid = info?.type === "commit" ? info.oid : null;
-  context.observations.resolve(repo.git, expression, oid);
-  return oid;
-}
-
-async function commitModel(repo: RepositoryModel, oid: string): Promise<CommitModel | null> {
-  const commit = await repo.git.commit(oid);
-  return commit ? { __typename: "Commit", repo, commit } : null;
 }
 
 /** A pull request's head commit (its head branch's tip), and where its diff starts. */
@@ -128,51 +107,6 @@ function reviewDecision(issue: WorldIssue): string | null {
 function issueState(issue: WorldIssue): string {
   if (issue.pullRequest?.mergedAt) return "MERGED";
   return issue.state;
-}
-
-/** A check run's `CheckRunState`: its conclusion once completed, else its status. */
-function checkRunState(run: NonNullable<WorldCommitChecks["runs"]>[number]): string {
-  return run.status === "COMPLETED" ? (run.conclusion ?? "NEUTRAL") : run.status;
-}
-
-/**
- * The combined state of a commit's checks and statuses (unconfirmed in detail: GitHub documents
- * only the values): any failed run or failing status fails it, else anything unfinished keeps it
- * pending, else it succeeds. Neutral and skipped runs count as passing.
- */
-function rollupState(checks: WorldCommitChecks): string {
-  const states = [
-    ...(checks.runs ?? []).map((run) => {
-      const state = checkRunState(run);
-      if (["SUCCESS", "NEUTRAL", "SKIPPED"].includes(state)) return "SUCCESS";
-      if (["QUEUED", "IN_PROGRESS", "WAITING", "PENDING", "REQUESTED"].includes(state)) return "PENDING";
-      return "FAILURE";
-    }),
-    ...(checks.statuses ?? []).map((status) =>
-      status.state === "EXPECTED" ? "PENDING" : status.state === "ERROR" ? "ERROR" : status.state,
-    ),
-  ];
-  if (states.includes("ERROR")) return "ERROR";
-  if (states.includes("FAILURE")) return "FAILURE";
-  if (states.includes("PENDING")) return "PENDING";
-  return "SUCCESS";
-}
-
-function countBy(values: readonly string[]): Array<{ state: string; count: number }> {
-  const counts = new Map<string, number>();
-  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
-  return [...counts].map(([state, count]) => ({ state, count }));
-}
-
-/** The checks reported on a commit, or null when none were (GitHub's null rollup). */
-async function rollupOf(model: CommitModel, context: ResolverContext): Promise<RollupModel | null> {
-  for (const checks of model.repo.repository.checks ?? []) {
-    if ((await resolveCommit(model.repo, checks.commit, context)) === model.commit.oid) {
-      const some = (checks.runs?.length ?? 0) + (checks.statuses?.length ?? 0) > 0;
-      return some ? { repo: model.repo, oid: model.commit.oid, checks } : null;
-    }
-  }
-  return null;
 }
 
 /** The commit's author first, then each co-author of its trailers (GitHub's `authors`). */
@@ -221,17 +155,6 @@ function nodeId(type: string, id: number): string {
 }
 
 type Args = ConnectionArgs & Record<string, unknown>;
-
-/** Whether a connection field's own selection asks for `nodes` or `edges`. */
-function selectsNodes(info: GraphQLResolveInfo): boolean {
-  return info.fieldNodes.some((node) =>
-    (node.selectionSet?.selections ?? []).some(
-      (selection) =>
-        selection.kind === Kind.FIELD &&
-        (selection.name.value === "nodes" || selection.name.value === "edges"),
-    ),
-  );
-}
 
 const commonIssueFields = {
   number: (model: IssueModel) => model.issue.number,
@@ -349,25 +272,6 @@ const Bot = {
   avatarUrl: (model: BotModel) => `https://avatars.githubusercontent.com/in/${model.user.id}?v=4`,
 };
 
-const StatusCheckRollup = {
-  state: (model: RollupModel) => rollupState(model.checks),
-  contexts: (model: RollupModel, args: Args, _: ResolverContext, info: GraphQLResolveInfo) => {
-    const runs = model.checks.runs ?? [];
-    const statuses = model.checks.statuses ?? [];
-    // The counts are served; the runs as nodes are not modelled, and asking for them fails loudly.
-    if (selectsNodes(info)) throw new NotImplementedByStandInError("The nodes of a check rollup's contexts");
-    paginate([], args, info);
-    return {
-      totalCount: runs.length + statuses.length,
-      checkRunCount: runs.length,
-      checkRunCountsByState: countBy(runs.map(checkRunState)),
-      statusContextCount: statuses.length,
-      statusContextCountsByState: countBy(statuses.map((status) => status.state)),
-    };
-  },
-  commit: (model: RollupModel) => commitModel(model.repo, model.oid),
-};
-
 /** Fields this module adds to `Commit`. */
 export const commitIssueFields = {
   additions: async (model: CommitModel) =>
@@ -381,7 +285,7 @@ export const commitIssueFields = {
   changedFiles: async (model: CommitModel) => ((await model.repo.git.diff(model.commit.oid)) ?? []).length,
   authors: (model: CommitModel, args: Args, _: ResolverContext, info: GraphQLResolveInfo) =>
     paginate(commitAuthors(model), args, info),
-  statusCheckRollup: (model: CommitModel, _: unknown, context: ResolverContext) => rollupOf(model, context),
+  ...commitCheckFields,
   associatedPullRequests: async (
     model: CommitModel,
     args: Args,
@@ -427,8 +331,9 @@ export const ISSUE_TYPES = {
   PullRequestCommit,
   Label,
   Bot,
-  StatusCheckRollup,
+  checks: CHECK_TYPES.types,
   connections: {
+    ...CHECK_TYPES.connections,
     LabelConnection: connection,
     LabelEdge: edge,
     UserConnection: connection,
@@ -444,14 +349,5 @@ export const ISSUE_TYPES = {
     CommitConnection: connection,
     CommitEdge: edge,
     IssueCommentConnection: ["totalCount"],
-    StatusCheckRollupContextConnection: [
-      "totalCount",
-      "checkRunCount",
-      "checkRunCountsByState",
-      "statusContextCount",
-      "statusContextCountsByState",
-    ],
-    CheckRunStateCount: ["state", "count"],
-    StatusContextStateCount: ["state", "count"],
   },
 };

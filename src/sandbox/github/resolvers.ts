@@ -672,7 +672,7 @@ export const RESOLVERS: Record<string, Record<string, FieldResolver>> = {
   PullRequestCommit: ISSUE_TYPES.PullRequestCommit,
   Label: ISSUE_TYPES.Label,
   Bot: ISSUE_TYPES.Bot,
-  StatusCheckRollup: ISSUE_TYPES.StatusCheckRollup,
+  ...ISSUE_TYPES.checks,
   ...Object.fromEntries(
     Object.entries(ISSUE_TYPES.connections).map(([type, keys]) => [type, plain(...keys)]),
   ),

@@ -64,6 +64,8 @@ export interface WorldIssue {
 /** A check run of a check suite (GitHub Actions and other apps). */
 export interface WorldCheckRun {
   name: string;
+  /** The app whose check suite it belongs to (one suite per app and commit); default "GitHub Actions". */
+  app?: string;
   status: "QUEUED" | "IN_PROGRESS" | "COMPLETED" | "WAITING" | "PENDING" | "REQUESTED";
   /** Set once `COMPLETED`. */
   conclusion?:

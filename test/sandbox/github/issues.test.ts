@@ -172,6 +172,83 @@ describe("issues and pull requests on the local GitHub", () => {
 });
 
 describe("commits on the local GitHub", () => {
+  it("gives a commit's check suites, their runs, and the rollup's contexts as nodes", async () => {
+    const { body } = await graphql(
+      standIn,
+      `
+        query ($expression: String!) {
+          repository(owner: "demo", name: "widgets") {
+            object(expression: $expression) {
+              ... on Commit {
+                checkSuites(first: 5) {
+                  totalCount
+                  nodes {
+                    app {
+                      name
+                    }
+                    status
+                    conclusion
+                    checkRuns(first: 10) {
+                      nodes {
+                        name
+                        status
+                        conclusion
+                      }
+                    }
+                  }
+                }
+                statusCheckRollup {
+                  contexts(first: 10) {
+                    totalCount
+                    nodes {
+                      __typename
+                      ... on CheckRun {
+                        name
+                        conclusion
+                      }
+                      ... on StatusContext {
+                        context
+                        state
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      `,
+      { expression: DEMO_REFS.fixBranch },
+    );
+    const commit = body.data.repository.object;
+    expect(commit.checkSuites).toEqual({
+      totalCount: 1,
+      nodes: [
+        {
+          app: { name: "GitHub Actions" },
+          status: "IN_PROGRESS",
+          conclusion: null,
+          checkRuns: {
+            nodes: [
+              { name: "build", status: "COMPLETED", conclusion: "SUCCESS" },
+              { name: "test", status: "COMPLETED", conclusion: "FAILURE" },
+              { name: "lint", status: "IN_PROGRESS", conclusion: null },
+            ],
+          },
+        },
+      ],
+    });
+    expect(commit.statusCheckRollup.contexts).toEqual({
+      totalCount: 4,
+      nodes: [
+        { __typename: "CheckRun", name: "build", conclusion: "SUCCESS" },
+        { __typename: "CheckRun", name: "test", conclusion: "FAILURE" },
+        { __typename: "CheckRun", name: "lint", conclusion: null },
+        { __typename: "StatusContext", context: "ci/coverage", state: "PENDING" },
+      ],
+    });
+  });
+
   it("gives a commit's co-authors from its trailers, its +/-, files, checks and pull requests", async () => {
     const { body } = await graphql(
       standIn,
