@@ -190,6 +190,29 @@ describe("replies and deletes are checked as Discord checks them", () => {
     expect((plain.json as Record<string, unknown>).message_reference).toBeUndefined();
   });
 
+  it("refuses a message_reference of the wrong shape, by field", async () => {
+    const asked = discord.postAsUser({ content: LINK });
+    const refused = await rest("POST", `/channels/${discord.channels.text}/messages`, {
+      content: "preview",
+      message_reference: { message_id: asked.id, fail_if_not_exists: "no" },
+    });
+    expect(refused).toMatchObject({
+      status: 400,
+      json: {
+        code: 50035,
+        errors: { message_reference: { fail_if_not_exists: { _errors: [{ code: "BASE_TYPE_BOOLEAN" }] } } },
+      },
+    });
+    const notObject = await rest("POST", `/channels/${discord.channels.text}/messages`, {
+      content: "preview",
+      message_reference: asked.id,
+    });
+    expect(notObject).toMatchObject({
+      status: 400,
+      json: { errors: { message_reference: { _errors: [{ code: "MODEL_TYPE_CONVERT" }] } } },
+    });
+  });
+
   it("refuses a reply without Read Message History (50013)", async () => {
     const asked = discord.postAsUser({ content: LINK, channel: "noThreads" });
     discord.setBotChannelPermissions(discord.channels.noThreads, {
