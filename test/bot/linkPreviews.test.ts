@@ -4,8 +4,10 @@ import type { Asker } from "../../src/answers/scout.js";
 import { createLinkPreviews } from "../../src/bot/linkPreviews.js";
 import type { Services } from "../../src/bot/services.js";
 import { memoryCoordination } from "../../src/cache/coordination.js";
+import type { Stores } from "../../src/cache/openStores.js";
 import type { ContentsAnswer } from "../../src/github/types.js";
 import { silentLogger } from "../../src/logger.js";
+import { describeWithRedis, useTwoProcessStores } from "../cache/helpers.js";
 
 /**
  * The automatic previews' own bookkeeping, with the Discord REST client and the services as small
@@ -33,7 +35,14 @@ function blob(): ContentsAnswer {
   };
 }
 
-function setup(options: { slowReads?: Promise<void>; failingRecords?: boolean } = {}) {
+function setup(
+  options: {
+    slowReads?: Promise<void>;
+    failingRecords?: boolean;
+    /** The shared stores of a process (Redis); default this test's memory. */
+    stores?: Pick<Stores, "coordination" | "ephemeral">;
+  } = {},
+) {
   const calls: Array<{ method: string; route: string; body?: unknown }> = [];
   const records = new Map<string, unknown>();
   const askers: Asker[] = [];
@@ -66,22 +75,24 @@ function setup(options: { slowReads?: Promise<void>; failingRecords?: boolean } 
         return { value: blob(), freshness: { fetchedAt: new Date().toISOString(), fromCache: false } };
       },
     },
-    previews: {
-      claims: memoryCoordination(),
-      replies: {
-        async get(key: string) {
-          if (options.failingRecords) throw new Error("store down");
-          return records.get(key);
+    previews: options.stores
+      ? { claims: options.stores.coordination, replies: options.stores.ephemeral("previews") }
+      : {
+          claims: memoryCoordination(),
+          replies: {
+            async get(key: string) {
+              if (options.failingRecords) throw new Error("store down");
+              return records.get(key);
+            },
+            async set(key: string, value: unknown) {
+              if (options.failingRecords) throw new Error("store down");
+              records.set(key, value);
+            },
+            async delete(key: string) {
+              return records.delete(key);
+            },
+          },
         },
-        async set(key: string, value: unknown) {
-          if (options.failingRecords) throw new Error("store down");
-          records.set(key, value);
-        },
-        async delete(key: string) {
-          return records.delete(key);
-        },
-      },
-    },
   } as unknown as Services;
   const previews = createLinkPreviews({
     services,
@@ -167,5 +178,35 @@ describe("automatic previews' bookkeeping", () => {
     previews.messageCreated(message("5", "good morning, everyone"));
     await previews.idle();
     expect([askers, calls]).toEqual([[], []]);
+  });
+});
+
+describeWithRedis("automatic previews on two processes sharing one Redis", () => {
+  const stores = useTwoProcessStores();
+
+  it("keep the channel's 2-second gap together, and one follows the edit and delete of the other's preview", async () => {
+    const [first, second] = stores();
+    const a = setup({ stores: first });
+    const b = setup({ stores: second });
+    a.previews.messageCreated(message("10", LINK));
+    await a.previews.idle();
+    expect(a.calls.map((call) => call.method)).toEqual(["POST"]);
+    // The same channel, at once, on the other process: the gap is shared, so no second reply.
+    b.previews.messageCreated(message("11", "https://github.com/demo/widgets/blob/main/src/engine.ts#L3"));
+    await b.previews.idle();
+    expect(b.calls).toEqual([]);
+    // The first message's edit and delete reach the other process (a shard moved): it finds the preview.
+    b.previews.messageUpdated({
+      ...message("10", "https://github.com/demo/widgets/blob/main/src/engine.ts#L2-L3"),
+    } as GatewayMessageUpdateDispatchData);
+    await b.previews.idle();
+    b.previews.messageDeleted({ id: "10", channel_id: CHANNEL, guild_id: GUILD });
+    await b.previews.idle();
+    // The fake REST's first message id, the preview process A posted.
+    const previewId = "501";
+    expect(b.calls.map((call) => `${call.method} ${call.route}`)).toEqual([
+      `PATCH /channels/${CHANNEL}/messages/${previewId}`,
+      `DELETE /channels/${CHANNEL}/messages/${previewId}`,
+    ]);
   });
 });
