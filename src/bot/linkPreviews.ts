@@ -8,6 +8,7 @@ import {
   type GatewayMessageUpdateDispatchData,
 } from "discord-api-types/v10";
 import type { REST } from "discord.js";
+import { z } from "zod";
 import {
   PREVIEW_RENDERERS,
   previewTargetsOf,
@@ -42,15 +43,18 @@ const MAY_HOLD_LINK = /https?:\/\/|#\d/;
 type GatewayMessage = Pick<APIMessage, "id" | "channel_id" | "content" | "author" | "type"> &
   Partial<Pick<APIMessage, "flags" | "webhook_id">> & { guild_id?: string };
 
-/** Which preview answers a message, shared by every process on the same stores. */
-interface PreviewRecord {
-  previewId: string;
-  channelId: string;
-  /** The `linkKey`s of the links it shows, in order. */
-  keys: string[];
-  /** Its Dismiss was pressed, or it was deleted: it is not brought back by an edit. */
-  gone?: boolean;
-}
+/**
+ * Which preview answers a message, shared by every process on the same stores: its id and channel,
+ * the `linkKey`s of the links it shows (in order), and `gone` once its Dismiss was pressed or a
+ * moderator deleted it (an edit does not bring it back).
+ */
+const previewRecordSchema = z.object({
+  previewId: z.string(),
+  channelId: z.string(),
+  keys: z.array(z.string()),
+  gone: z.boolean().optional(),
+});
+type PreviewRecord = z.infer<typeof previewRecordSchema>;
 
 /** What automatic previews need beside the services: the bot's REST client. */
 export interface LinkPreviewOptions {
@@ -79,15 +83,6 @@ function byPerson(message: Partial<GatewayMessage>): boolean {
 
 function suppressed(message: Partial<GatewayMessage>): boolean {
   return ((message.flags ?? 0) & MessageFlags.SuppressEmbeds) !== 0;
-}
-
-function isRecord(value: unknown): value is PreviewRecord {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    typeof (value as PreviewRecord).previewId === "string" &&
-    Array.isArray((value as PreviewRecord).keys)
-  );
 }
 
 /** Discord's code for a message that is gone (10008 Unknown Message). */
@@ -127,7 +122,9 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
   const recordKey = (messageId: string) => `message:${messageId}`;
   async function readRecord(messageId: string): Promise<PreviewRecord | undefined> {
     const value = await replies.get(recordKey(messageId)).catch(() => undefined);
-    return isRecord(value) ? value : undefined;
+    // A record another version wrote, or none: no preview to follow.
+    const parsed = previewRecordSchema.safeParse(value);
+    return parsed.success ? parsed.data : undefined;
   }
 
   /**
