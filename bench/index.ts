@@ -7,6 +7,7 @@ import { benchCacheBound } from "./cache-bound.js";
 import { benchEndToEnd } from "./end-to-end.js";
 import { benchFormatBlame } from "./format-blame.js";
 import { benchPreviewLatency, benchPreviewMemory } from "./link-previews.js";
+import { benchIssues } from "./issues.js";
 import { benchMessageMenus } from "./message-menus.js";
 import { benchSignIn } from "./signin.js";
 import { benchStandinBlame } from "./standin-blame.js";
@@ -34,6 +35,10 @@ const sections: Array<[string, () => Promise<string[]>]> = quick
       [
         "Automatic link previews: resident memory with the message intents, beside no intent",
         () => benchPreviewMemory(),
+      ],
+      [
+        "Issues, pull requests and commits, interaction to reply (real discord.js client)",
+        () => benchIssues(),
       ],
       ["Sign-in (user-token vault, sandbox /login)", benchSignIn],
       ["Many processes on one Redis (real processes, HTTP, round robin)", benchTwoProcesses],

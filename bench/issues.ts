@@ -1,0 +1,83 @@
+/**
+ * `/issue`, `/commit` and `Preview links`, interaction to reply, through the real discord.js client
+ * and both stand-ins: cached, then uncached (an issue or pull request never asked before; a commit
+ * by an id never asked before). These are the slash commands an automatic preview is set beside.
+ */
+import { pathToFileURL } from "node:url";
+import type { InteractionRequest } from "../src/sandbox/discord/index.js";
+import { DEMO_ISSUES } from "../src/sandbox/github/demoConstants.js";
+import { startSandboxWorld, type SandboxWorld } from "../src/sandbox/harness.js";
+import { transcriptOf } from "../src/sandbox/transcript.js";
+import { engineCommits } from "./end-to-end.js";
+
+function median(samples: readonly number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+function p90(samples: readonly number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(0.9 * sorted.length))] ?? Number.NaN;
+}
+
+async function timed(world: SandboxWorld, request: InteractionRequest): Promise<number> {
+  const started = performance.now();
+  const record = await world.run(request, { settleMs: 0, timeoutMs: 20_000 });
+  const elapsed = performance.now() - started;
+  const seen = transcriptOf(record);
+  if (seen.isError) throw new Error(`benchmark interaction failed: ${JSON.stringify(request)}: ${seen.text}`);
+  return elapsed;
+}
+
+const line = (label: string, samples: readonly number[]): string =>
+  `${label.padEnd(58)} p50 ${median(samples).toFixed(1)} ms  p90 ${p90(samples).toFixed(1)} ms (n=${samples.length})`;
+
+/** Runs the issue and commit benchmark; returns the lines to print. */
+export async function benchIssues(rounds = 30): Promise<string[]> {
+  const world = await startSandboxWorld();
+  try {
+    const issue = (number: number): InteractionRequest => ({
+      kind: "slash",
+      name: "issue",
+      options: { repo: "demo/widgets", number },
+    });
+    const commit = (ref: string): InteractionRequest => ({
+      kind: "slash",
+      name: "commit",
+      options: { repo: "demo/widgets", ref },
+    });
+    // Uncached first: every issue and pull request of the demo world, once.
+    const uncachedIssue: number[] = [];
+    for (const number of Object.values(DEMO_ISSUES)) uncachedIssue.push(await timed(world, issue(number)));
+    const commits = engineCommits(world).slice(0, rounds);
+    const uncachedCommit: number[] = [];
+    for (const sha of commits) uncachedCommit.push(await timed(world, commit(sha)));
+    const three = world.discord.postAsUser({
+      content: `https://github.com/demo/widgets/pull/5 https://github.com/demo/widgets/commit/${commits[0]} demo/widgets#1`,
+    }).id;
+    await timed(world, { kind: "message", name: "Preview links", message: three });
+
+    const cachedIssue: number[] = [];
+    const cachedCommit: number[] = [];
+    const cachedPreview: number[] = [];
+    for (let round = 0; round < rounds; round += 1) {
+      cachedIssue.push(await timed(world, issue(DEMO_ISSUES.openPull)));
+      cachedCommit.push(await timed(world, commit(commits[0]!)));
+      cachedPreview.push(await timed(world, { kind: "message", name: "Preview links", message: three }));
+    }
+    return [
+      line("uncached /issue (each issue and pull request once):", uncachedIssue),
+      line("cached /issue of a pull request:", cachedIssue),
+      line("uncached /commit by a new commit id (GraphQL + REST):", uncachedCommit),
+      line("cached /commit by id:", cachedCommit),
+      line("cached Preview links on a PR, a commit and owner/name#N:", cachedPreview),
+    ];
+  } finally {
+    await world.close();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  for (const text of await benchIssues()) console.log(text);
+  process.exit(0);
+}
