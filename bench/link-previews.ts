@@ -93,7 +93,7 @@ async function previewChannels(
 /** Message to preview, cached and not, beside /contents of the same lines. */
 export async function benchPreviewLatency(rounds = 20): Promise<string[]> {
   // About 15 of a generated server's 40 channels are text channels open to the bot.
-  const servers = Math.ceil((rounds * 2 + 2) / 12);
+  const servers = Math.ceil((rounds * 3 + 8) / 12);
   const world = await startSandboxWorld({
     messageContent: true,
     discord: { generatedGuilds: { count: servers, channels: 40 } },
@@ -135,11 +135,39 @@ export async function benchPreviewLatency(rounds = 20): Promise<string[]> {
       const place = take();
       uncached.push(await previewTime(world, place.channel, place.user, `Pinned: ${atPreview}`));
     }
+    // Issues and pull requests: 10 in the demo world, so 5 uncached of each kind of read, then cached.
+    const issueUrl = (number: number) => `https://github.com/demo/widgets/issues/${number}`;
+    const slashIssue = (number: number): InteractionRequest => ({
+      kind: "slash",
+      name: "issue",
+      options: { repo: issueUrl(number) },
+    });
+    const issueSlashCold: number[] = [];
+    const issuePreviewCold: number[] = [];
+    for (let number = 1; number + 1 <= 10; number += 2) {
+      issueSlashCold.push(await slash(world, slashIssue(number)));
+      const place = take();
+      issuePreviewCold.push(
+        await previewTime(world, place.channel, place.user, `See ${issueUrl(number + 1)}`),
+      );
+    }
+    const issueSlashWarm: number[] = [];
+    const issuePreviewWarm: number[] = [];
+    for (let round = 0; round < Math.min(rounds, places.length); round += 1) {
+      issueSlashWarm.push(await slash(world, slashIssue(5)));
+      if (places.length === 0) break;
+      const place = take();
+      issuePreviewWarm.push(await previewTime(world, place.channel, place.user, `See ${issueUrl(5)}`));
+    }
     return [
       line("cached /contents of a permalink (the baseline):", cachedSlash),
       line("cached: a message with that permalink to its preview:", cached, cachedSlash),
       line("uncached /contents, pinned to a new commit (the baseline):", uncachedSlash),
       line("uncached: a message with such a permalink to its preview:", uncached, uncachedSlash),
+      line("cached /issue of a pull request (the baseline):", issueSlashWarm),
+      line("cached: a message with that pull request to its preview:", issuePreviewWarm, issueSlashWarm),
+      line("uncached /issue (the baseline):", issueSlashCold),
+      line("uncached: a message with an issue link to its preview:", issuePreviewCold, issueSlashCold),
     ];
   } finally {
     await world.close();
