@@ -1,5 +1,10 @@
 import type { APIEmbed } from "discord-api-types/v10";
-import { commitPreviewEmbed, formatFilePreview, issuePreviewEmbed } from "../format/linkPreview.js";
+import {
+  commitPreviewEmbed,
+  formatFilePreview,
+  issuePreviewEmbed,
+  withPrivateMark,
+} from "../format/linkPreview.js";
 import type { AnswerPrivacy } from "../format/privacy.js";
 import { githubLinksOf, linkKey, type GitHubLink } from "../input/githubLinks.js";
 import type { RepoRef } from "../github/types.js";
@@ -65,7 +70,9 @@ export const renderIssuePreview: PreviewRenderer = async (link, asker, scout) =>
   if (link.kind !== "issue") throw new NotPreviewableError();
   const fetched = await scout.issue(asker, { repo: link.repo, number: link.number });
   return {
-    embed: issuePreviewEmbed(fetched.value),
+    embed: fetched.privacy
+      ? withPrivateMark(issuePreviewEmbed(fetched.value))
+      : issuePreviewEmbed(fetched.value),
     ...(fetched.privacy ? { privacy: fetched.privacy } : {}),
     fromCache: fetched.freshness.fromCache,
   };
@@ -76,7 +83,9 @@ export const renderCommitPreview: PreviewRenderer = async (link, asker, scout) =
   if (link.kind !== "commit") throw new NotPreviewableError();
   const fetched = await scout.commit(asker, { repo: link.repo, ref: link.sha });
   return {
-    embed: commitPreviewEmbed(fetched.value),
+    embed: fetched.privacy
+      ? withPrivateMark(commitPreviewEmbed(fetched.value))
+      : commitPreviewEmbed(fetched.value),
     ...(fetched.privacy ? { privacy: fetched.privacy } : {}),
     fromCache: fetched.freshness.fromCache,
   };

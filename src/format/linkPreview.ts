@@ -129,7 +129,7 @@ export function formatFilePreview(
   const base = `${escapeLabel(name, 100)} ${escapeLabel(answer.path, 140)}`;
   const embed: APIEmbed = { color: COLORS.contents };
   const footer = [`📄 ${shortOid(answer.commit.oid)}`];
-  if (privateMark) footer.push("🔒 private repository");
+  if (privateMark) footer.push(PRIVATE_MARK);
   const file = answer.file;
   if (file.kind === "binary") {
     embed.title = base;
@@ -167,6 +167,16 @@ export function formatFilePreview(
   if ((embed.title ?? "").length > LIMITS.title)
     embed.title = `${embed.title!.slice(0, LIMITS.title - 1)}${ELLIPSIS}`;
   return embed;
+}
+
+/** The mark of a preview drawn from a private repository, where the server lets it be posted. */
+const PRIVATE_MARK = "🔒 private repository";
+
+/** A preview embed marked as drawn from a private repository (in its footer, after what is there). */
+export function withPrivateMark(embed: APIEmbed): APIEmbed {
+  const text = embed.footer?.text;
+  if (text?.includes(PRIVATE_MARK)) return embed;
+  return { ...embed, footer: { ...embed.footer, text: text ? `${text} · ${PRIVATE_MARK}` : PRIVATE_MARK } };
 }
 
 /** The custom id of a preview's Dismiss button: who may press it is its author (`<prefix>:<authorId>`). */

@@ -3,6 +3,7 @@ import {
   formatFilePreview,
   formatPreviewReply,
   PREVIEW_MAX_LINES,
+  withPrivateMark,
   type PreviewLines,
 } from "../../src/format/linkPreview.js";
 import type { ContentsAnswer, FileBody } from "../../src/github/types.js";
@@ -71,6 +72,12 @@ describe("a file link's compact preview", () => {
     ]);
     expect(reply(blob(null), { start: 1, end: 1 }).embeds[0]?.description).toContain("binary");
     expect(reply(blob(""), { start: 1, end: 1 }).embeds[0]?.description).toBe("This file is empty.");
+  });
+
+  it("marks any preview as private once, after its own footer", () => {
+    expect(withPrivateMark({ title: "x" }).footer?.text).toBe("🔒 private repository");
+    const marked = withPrivateMark(withPrivateMark({ title: "x", footer: { text: "📄 0123456" } }));
+    expect(marked.footer?.text).toBe("📄 0123456 · 🔒 private repository");
   });
 
   it("marks a private repository's preview", () => {
