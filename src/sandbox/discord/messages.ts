@@ -370,7 +370,10 @@ function messageIntent(guildId: string | null): number {
   return guildId ? GatewayIntentBits.GuildMessages : GatewayIntentBits.DirectMessages;
 }
 
-/** Sends a message event to the bot's sessions, unless the bot is not in that channel. */
+/**
+ * Sends a message event to the bot's sessions, unless the bot is not in that channel or cannot see
+ * it (a server channel without View Channel sends the bot nothing of its messages).
+ */
 function dispatchMessageEvent(
   state: DiscordState,
   t: string,
@@ -379,6 +382,13 @@ function dispatchMessageEvent(
 ): void {
   const channel = state.channels.get(message.channelId);
   if (channel && !state.botCanReach(channel)) return;
+  if (
+    channel &&
+    message.guildId !== null &&
+    (state.botPermissionsIn(channel.id) & PermissionFlagsBits.ViewChannel) === 0n
+  ) {
+    return;
+  }
   state.dispatch(t, d, messageIntent(message.guildId), message.guildId);
 }
 

@@ -96,6 +96,18 @@ describe("message events follow the intents asked for", () => {
     expect(noIntent.dispatches.some((entry) => entry.t.startsWith("MESSAGE_"))).toBe(false);
   });
 
+  it("sends nothing of a channel the bot cannot view", async () => {
+    discord.setBotChannelPermissions(discord.channels.noThreads, { deny: PermissionFlagsBits.ViewChannel });
+    try {
+      const hidden = discord.postAsUser({ content: `Secret: ${LINK}`, channel: "noThreads" });
+      const seen = discord.postAsUser({ content: `Open: ${LINK}` });
+      await dispatchOf(full, "MESSAGE_CREATE", seen.id);
+      expect(full.dispatches.some((entry) => entry.d.id === hidden.id)).toBe(false);
+    } finally {
+      discord.setBotChannelPermissions(discord.channels.noThreads, {});
+    }
+  });
+
   it("keeps the content of a message that mentions the bot, without Message Content", async () => {
     const posted = discord.postAsUser({ content: `<@${discord.botUserId}> what is ${LINK}?` });
     expect((await dispatchOf(noContent, "MESSAGE_CREATE", posted.id)).content).toContain(LINK);
