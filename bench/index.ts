@@ -7,6 +7,7 @@ import { benchCacheBound } from "./cache-bound.js";
 import { benchEndToEnd } from "./end-to-end.js";
 import { benchFairAdmission } from "./fair-admission.js";
 import { benchFormatBlame } from "./format-blame.js";
+import { benchPreviewLatency, benchPreviewMemory } from "./link-previews.js";
 import { benchIssues } from "./issues.js";
 import { benchMessageMenus } from "./message-menus.js";
 import { benchOwners } from "./owners.js";
@@ -32,6 +33,14 @@ const sections: Array<[string, () => Promise<string[]>]> = quick
       [
         "Message menus, menu to answer, beside the slash command (real discord.js client)",
         () => benchMessageMenus(),
+      ],
+      [
+        "Automatic link previews, message to preview, beside the slash command (real discord.js client)",
+        () => benchPreviewLatency(),
+      ],
+      [
+        "Automatic link previews: resident memory with the message intents, beside no intent",
+        () => benchPreviewMemory(),
       ],
       [
         "Issues, pull requests and commits, interaction to reply (real discord.js client)",

@@ -6,28 +6,42 @@ import {
 import { z } from "zod";
 import type { CommandModule } from "../src/bot/commandModule.js";
 import { parseWith, SERVER_ONLY } from "../src/bot/commonOptions.js";
+import { DismissRefusedError } from "../src/errors.js";
+import { DISMISS_PREFIX } from "../src/format/linkPreview.js";
+import { emptyMessage } from "../src/format/message.js";
+import { formatLinkPreviewsChanged, formatSettings, type PreviewReach } from "../src/format/settings.js";
+import type { Config } from "../src/config.js";
 import { inlineCode } from "../src/format/escape.js";
-import { formatSettings } from "../src/format/settings.js";
 import { parseRepoArgument, webHostsOf } from "../src/input/repoArgument.js";
 import { formatNotice } from "../src/format/whoami.js";
 
 type SettingsArgs =
   | { subcommand: "threads"; enabled: boolean }
   | { subcommand: "private-answers"; "in-channel": boolean }
+  | { subcommand: "link-previews"; enabled: boolean }
   | { subcommand: "repo"; repo?: string }
   | { subcommand: "show" };
 
 const rawSchema = z.discriminatedUnion("subcommand", [
   z.object({ subcommand: z.literal("threads"), enabled: z.boolean() }),
   z.object({ subcommand: z.literal("private-answers"), "in-channel": z.boolean() }),
+  z.object({ subcommand: z.literal("link-previews"), enabled: z.boolean() }),
   z.object({ subcommand: z.literal("repo"), repo: z.string().optional() }),
   z.object({ subcommand: z.literal("show") }),
 ]);
+
+/** Whether this bot hears messages, which automatic previews need (SPEC section 7). */
+function previewReachOf(config: Config): PreviewReach {
+  if (config.discord.publicKey) return "http";
+  return config.discord.messageContent ? "messages" : "noIntent";
+}
 
 /**
  * `/settings threads enabled:<bool>`: whether answers go into threads by default;
  * `/settings private-answers in-channel:<bool>`: whether answers from private repositories are
  * posted in the channels (marked as private) or shown to the asker only (SPEC section 4);
+ * `/settings link-previews enabled:<bool>`: automatic previews of GitHub links in messages (SPEC
+ * section 7; says why none can appear when the bot hears no messages);
  * `/settings repo [repo]`: the repository a bare `#123` in a message refers to (cleared without `repo`);
  * `/settings show`: every setting of the server and the token origin in effect.
  */
@@ -67,6 +81,20 @@ export const command: CommandModule<SettingsArgs> = {
       },
       {
         type: ApplicationCommandOptionType.Subcommand,
+        name: "link-previews",
+        description: "Preview GitHub links in messages automatically",
+        options: [
+          {
+            type: ApplicationCommandOptionType.Boolean,
+            name: "enabled",
+            description:
+              "true: a message with issue, pull request, commit or file links gets a compact reply",
+            required: true,
+          },
+        ],
+      },
+      {
+        type: ApplicationCommandOptionType.Subcommand,
         name: "repo",
         description: "The repository a bare #123 in a message refers to",
         options: [
@@ -88,6 +116,8 @@ export const command: CommandModule<SettingsArgs> = {
   },
   adminOnly: true,
   ephemeral: true,
+  // The Dismiss button of the automatic previews this command turns on (SPEC section 7).
+  customIdPrefixes: [DISMISS_PREFIX],
   parse(options, services) {
     const args = parseWith(rawSchema, options);
     if (args.subcommand !== "repo" || args.repo === undefined) return args;
@@ -117,6 +147,10 @@ export const command: CommandModule<SettingsArgs> = {
               : "🔒 Answers from private or internal repositories are now shown only to the person who asked, never in a channel or a thread.",
           ),
         };
+      case "link-previews":
+        await services.settings.setLinkPreviews(guildId, args.enabled);
+        request.logger.info({ enabled: args.enabled }, "link previews setting changed");
+        return { message: formatLinkPreviewsChanged(args.enabled, previewReachOf(services.config)) };
       case "repo":
         await services.settings.setDefaultRepo(guildId, args.repo);
         return {
@@ -138,9 +172,22 @@ export const command: CommandModule<SettingsArgs> = {
             origin,
             serverTokenLogin: origin === "server" ? serverToken?.login : undefined,
             defaultTokenAllowPrivate: services.config.github.defaultTokenAllowPrivate,
+            previewReach: previewReachOf(services.config),
           }),
         };
       }
     }
+  },
+  /**
+   * An automatic preview's `Dismiss`: the author of the message it answers (named in the custom id)
+   * or a member with Manage Messages removes it; anyone else reads why not, ephemerally.
+   */
+  async button(context) {
+    const authorId = context.customId.slice(DISMISS_PREFIX.length + 1);
+    const { userId, memberPermissions } = context.request;
+    const moderator =
+      memberPermissions !== null && (memberPermissions & PermissionFlagsBits.ManageMessages) !== 0n;
+    if (userId !== authorId && !moderator) throw new DismissRefusedError();
+    return { message: emptyMessage(), removeMessage: true };
   },
 };

@@ -180,6 +180,7 @@ const envSchema = z.object({
       form: "a whole number of shards from 1 to 65536, like 4",
     }).optional(),
   ),
+  DISCORD_MESSAGE_CONTENT: z.preprocess(blankAsUndefined, booleanFlag.default(false)),
 });
 
 /**
@@ -210,6 +211,11 @@ export interface Config {
      * one process, as many as Discord recommends.
      */
     shards: { ids: number[] | undefined; count: number | undefined };
+    /**
+     * `DISCORD_MESSAGE_CONTENT`: gateway mode asks for the Guild Messages and Message Content
+     * intents, so servers can turn on automatic link previews (SPEC section 7).
+     */
+    messageContent: boolean;
   };
   github: {
     /** The default token, used when a server has none of its own. */
@@ -350,6 +356,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
       apiUrl: e.DISCORD_API_URL,
       publicKey: e.DISCORD_PUBLIC_KEY,
       shards: { ids: e.DISCORD_SHARDS, count: e.DISCORD_SHARD_COUNT },
+      messageContent: e.DISCORD_MESSAGE_CONTENT,
     },
     github: {
       defaultToken: e.GITHUB_TOKEN,

@@ -274,6 +274,7 @@ export async function createServices(
       now: nowMs,
     }),
     buttons: createButtonStateStore(stores.ephemeral("buttons")),
+    previews: { claims: stores.coordination, replies: stores.ephemeral("previews") },
     lookups: createLatestOnly(),
     now: options.now ?? (() => new Date()),
   };

@@ -75,6 +75,11 @@ export class ExpiredComponentError extends UserFacingError {
   }
 }
 
+/** Someone other than the author (and without Manage Messages) pressed an automatic preview's Dismiss. */
+export class DismissRefusedError extends UserFacingError {
+  readonly code = "dismiss_refused";
+}
+
 /**
  * A message menu was used on a message holding no file link of the configured GitHub host.
  * Nothing has been sent upstream.

@@ -16,6 +16,11 @@ export function startWarnings(config: Config): string[] {
       "neither GITHUB_TOKEN nor GITHUB_OAUTH_CLIENT_ID is set: nobody can read anything until a server admin runs /token set",
     );
   }
+  if (config.discord.messageContent && config.discord.publicKey) {
+    warnings.push(
+      "DISCORD_MESSAGE_CONTENT=true has no effect with DISCORD_PUBLIC_KEY: interactions over HTTP carry no messages, so there are no automatic link previews (run over the gateway for them)",
+    );
+  }
   return warnings;
 }
 

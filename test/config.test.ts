@@ -6,6 +6,7 @@ import {
   loadConfig,
   webUrlFromRestUrl,
 } from "../src/config.js";
+import { startWarnings } from "../src/startWarnings.js";
 
 const KEY = Buffer.alloc(32, 7).toString("base64");
 
@@ -164,6 +165,22 @@ describe("sign-in, privacy, cache bound and transports (SPEC section 5)", () => 
     expect(loadConfig({ DISCORD_SHARDS: "4-6, 2", DISCORD_SHARD_COUNT: "8" }).discord.shards.ids).toEqual([
       2, 4, 5, 6,
     ]);
+  });
+
+  it("reads DISCORD_MESSAGE_CONTENT as a flag, off by default, and refuses anything else by name", () => {
+    expect(loadConfig({}).discord.messageContent).toBe(false);
+    expect(loadConfig({ DISCORD_MESSAGE_CONTENT: "true" }).discord.messageContent).toBe(true);
+    expect(problemsOf({ DISCORD_MESSAGE_CONTENT: "yes please" }).map((problem) => problem.variable)).toEqual([
+      "DISCORD_MESSAGE_CONTENT",
+    ]);
+    // Over HTTP no message arrives: the operator hears that the flag does nothing there.
+    const http = loadConfig({ DISCORD_MESSAGE_CONTENT: "true", DISCORD_PUBLIC_KEY: "ab".repeat(32) });
+    expect(startWarnings(http).join("\n")).toContain(
+      "DISCORD_MESSAGE_CONTENT=true has no effect with DISCORD_PUBLIC_KEY",
+    );
+    expect(startWarnings(loadConfig({ DISCORD_MESSAGE_CONTENT: "true" })).join("\n")).not.toContain(
+      "DISCORD_MESSAGE_CONTENT",
+    );
   });
 
   it("refuses what cannot work, by name", () => {

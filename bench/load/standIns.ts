@@ -17,7 +17,13 @@ export interface LoadStandIns {
 }
 
 export async function startLoadStandIns(
-  options: { guilds?: number; github?: GitHubStandIn; maxInteractions?: number } = {},
+  options: {
+    guilds?: number;
+    github?: GitHubStandIn;
+    maxInteractions?: number;
+    /** Privileged intents the app has (Message Content, for the automatic previews' figures). */
+    privilegedIntents?: number;
+  } = {},
 ): Promise<LoadStandIns> {
   const github = options.github ?? (await startGitHubStandIn());
   github.setRateLimit(DEMO_TOKEN, { limit: 1_000_000_000, remaining: 1_000_000_000 });
@@ -27,6 +33,7 @@ export async function startLoadStandIns(
     identifyWindowMs: 0,
     requestLog: "counts",
     maxInteractions: options.maxInteractions ?? 4_000,
+    ...(options.privilegedIntents !== undefined ? { privilegedIntents: options.privilegedIntents } : {}),
   });
   discord.registerCommands(commandDefinitions(await loadCommands()));
   return {

@@ -25,6 +25,8 @@ export type { TokenOrigin };
 export interface Asker {
   guildId: string | null;
   userId: string;
+  /** False: never the asker's own sign-in, only the server's or the default token (automatic previews). */
+  ownSignIn?: boolean;
 }
 
 /** An answer with how fresh it is. */

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { Events, REST, Routes, Status } from "discord.js";
 import type { Logger } from "../logger.js";
 import type { BotMetrics, MetricsSources } from "../metrics/botMetrics.js";
@@ -11,6 +12,7 @@ import {
   type ShardSelection,
 } from "./gateway/gatewayClient.js";
 import { createBotHttpServer, type BotHttpServer } from "./http/httpServer.js";
+import { createLinkPreviews, type LinkPreviews } from "./linkPreviews.js";
 import { createInteractionsEndpoint } from "./http/interactionsEndpoint.js";
 import { createMemoryReplayGuard, type ReplayGuard } from "./http/replayGuard.js";
 import { createSignatureVerifier } from "./http/signature.js";
@@ -118,12 +120,24 @@ export function createBot(options: BotOptions): Bot {
             if (starting) starting.fail(close);
             else options.onFatalClose?.(close);
           },
+          // The message intents only when the operator turned them on (SPEC section 7).
+          messages: options.services.config.discord.messageContent
+            ? {
+                created: (message) => previews().messageCreated(message),
+                updated: (message) => previews().messageUpdated(message),
+                deleted: (message) => previews().messageDeleted(message),
+              }
+            : undefined,
         })
       : null;
   const rest: DiscordRest = {
     bot: client?.rest ?? new REST({ api: options.apiUrl }).setToken(options.token),
     interactions: interactionsRest,
   };
+  let linkPreviews: LinkPreviews | undefined;
+  /** Made on the first message: the client (and its REST) exists by then. */
+  const previews = (): LinkPreviews =>
+    (linkPreviews ??= createLinkPreviews({ services: options.services, rest: rest.bot, logger }));
   for (const restClient of [rest.bot, rest.interactions]) {
     restClient.on("rateLimited", (info) => {
       options.metrics?.discordRateLimited.inc({ global: String(info.global) });
@@ -258,6 +272,8 @@ export function createBot(options: BotOptions): Bot {
       serving = false;
       core.stop();
       const drained = await core.drain(drainMs);
+      // Previews being posted get a moment to finish; a message is not worth holding a stop for.
+      if (linkPreviews) await Promise.race([linkPreviews.idle(), sleep(ABANDON_MS)]);
       if (!drained) {
         const told = await core.abandonInFlight(ABANDON_MS);
         logger.warn(

@@ -89,6 +89,11 @@ export interface CommandAnswer {
    * unless the place may show them), so the public part stays where everyone reads it.
    */
   privateRest?: CommandAnswer;
+  /**
+   * A button press only: remove the message the button is on (an automatic preview's Dismiss)
+   * instead of replacing it; `message` is then not shown.
+   */
+  removeMessage?: boolean;
 }
 
 /** What a button or a modal submit may do to the message. */

@@ -4,6 +4,8 @@ import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import type { SignInService } from "../signin/signInService.js";
 import type { GuildSettingsSnapshot } from "../tokens/guildSettings.js";
+import type { Coordination } from "../cache/coordination.js";
+import type { DurableStore } from "../cache/guardedStore.js";
 import type { ButtonStateStore } from "./buttonState.js";
 
 /** Per-server settings (SPEC `/settings`). */
@@ -14,6 +16,9 @@ export interface GuildSettingsService {
   /** Whether private answers may be posted in the channels; false when unknown or unreadable. */
   getPrivateAnswersInChannel(guildId: string): Promise<boolean>;
   setPrivateAnswersInChannel(guildId: string, inChannel: boolean): Promise<void>;
+  /** Whether messages with GitHub links get automatic previews; false when unknown or unreadable. */
+  getLinkPreviews(guildId: string): Promise<boolean>;
+  setLinkPreviews(guildId: string, enabled: boolean): Promise<void>;
   /** The repository a bare `#123` refers to (`owner/name`); undefined when unset or unreadable. */
   getDefaultRepo(guildId: string): Promise<string | undefined>;
   setDefaultRepo(guildId: string, repo: string | undefined): Promise<void>;
@@ -50,6 +55,11 @@ export interface Services {
   /** People's own GitHub sign-in (`/login`, `/logout`). */
   signIn: SignInService;
   buttons: ButtonStateStore;
+  /**
+   * What automatic link previews share with every process on the same stores (SPEC sections 6
+   * and 7): claims for the per-channel rules, and which preview answers which message.
+   */
+  previews: { claims: Coordination; replies: DurableStore };
   /** Autocomplete's upstream lookups, per user: only the latest keystroke goes upstream. */
   lookups: LatestOnly;
   now(): Date;

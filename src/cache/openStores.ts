@@ -18,7 +18,8 @@ import type { Backend } from "./storeBackend.js";
 
 /**
  * The cache namespaces RepoScout uses: one per kind of answer, plus ETags, button state, confirmed
- * access, rate-limit holds shared by processes, and recent repositories.
+ * access, rate-limit holds shared by processes, recent repositories, and which automatic preview
+ * answers which message.
  */
 export const CACHE_NAMESPACES = [
   "blame",
@@ -32,6 +33,7 @@ export const CACHE_NAMESPACES = [
   "access",
   "rate-holds",
   "recents",
+  "previews",
 ] as const;
 
 /**

@@ -4,6 +4,7 @@ import type { BusyError } from "../bot/core/admission.js";
 import type { TokenRejectedError } from "../createServices.js";
 import type {
   AdminOnlyError,
+  DismissRefusedError,
   ExpiredComponentError,
   InvalidOptionError,
   NoFileLinkError,
@@ -41,6 +42,7 @@ export type KnownUserError =
   | NoGitHubLinkError
   | AdminOnlyError
   | ExpiredComponentError
+  | DismissRefusedError
   | PrivateRepositoryError
   | PageOutOfRangeError
   | MissingTokenError
@@ -199,6 +201,8 @@ function knownErrorSentence(error: KnownUserError, situation: ErrorSituation): s
         : "Only members with the Manage Server permission can use this command. Ask a server admin to run it.";
     case "no_file_link":
       return noFileLink(error, situation);
+    case "dismiss_refused":
+      return "Only the author can dismiss this preview: it answers their message. Members who can manage messages may remove it too.";
     case "no_github_link":
       return noGitHubLink(error, situation);
     case "expired_component":

@@ -17,6 +17,50 @@ export interface SettingsView {
   serverTokenLogin: string | undefined;
   /** `GITHUB_TOKEN_ALLOW_PRIVATE`: the default token may read private repositories. */
   defaultTokenAllowPrivate: boolean;
+  /** Automatic link previews are on in this server (`/settings link-previews`). */
+  linkPreviews: boolean;
+  /** Whether this bot receives messages at all, which previews need (see {@link PreviewReach}). */
+  previewReach: PreviewReach;
+}
+
+/**
+ * Whether the bot hears messages (SPEC section 7): over the gateway with `DISCORD_MESSAGE_CONTENT`
+ * (`messages`), over the gateway without it (`noIntent`), or over HTTP, which carries none (`http`).
+ */
+export type PreviewReach = "messages" | "noIntent" | "http";
+
+/** Why a server's setting cannot take effect, or nothing when it can. */
+function reachSentence(reach: PreviewReach): string | undefined {
+  switch (reach) {
+    case "http":
+      return "This bot receives interactions over HTTP, which carries no messages, so it cannot preview links automatically; its operator would have to run it over the gateway with `DISCORD_MESSAGE_CONTENT=true`. The message menus (a message's Apps menu) work anywhere.";
+    case "noIntent":
+      return "This bot does not read messages: its operator has not set `DISCORD_MESSAGE_CONTENT=true` (with the Message Content intent enabled for the app), so no preview appears until then. The message menus (a message's Apps menu) work anywhere.";
+    case "messages":
+      return undefined;
+  }
+}
+
+/**
+ * The confirmation of `/settings link-previews`: what now happens to messages with GitHub links,
+ * and, when the bot cannot read messages (HTTP mode, or no Message Content intent), why nothing
+ * will appear.
+ */
+export function formatLinkPreviewsChanged(enabled: boolean, reach: PreviewReach): FormattedMessage {
+  const lines = [
+    enabled
+      ? "Automatic link previews are now **on** here: a message with links to GitHub issues, pull requests, commits or file lines gets one compact reply (up to 3 links), which its author or a moderator can dismiss. Links in `<…>` or in code are left alone."
+      : "Automatic link previews are now **off** here.",
+  ];
+  const why = enabled ? reachSentence(reach) : undefined;
+  if (why) lines.push(`⚠️ ${why}`);
+  const message = emptyMessage();
+  message.embeds.push({
+    title: "Link previews",
+    color: COLORS.notice,
+    description: lines.join("\n"),
+  });
+  return fitMessage(message);
 }
 
 function tokenLine(view: SettingsView): string {
@@ -48,6 +92,7 @@ export function formatSettings(view: SettingsView): FormattedMessage {
     view.privateAnswersInChannel
       ? "**Private answers**: `in-channel`: answers from private or internal repositories are posted in the channel, marked as private. Change with `/settings private-answers`."
       : "**Private answers**: `asker only`: answers from private or internal repositories are shown only to the person who asked. Change with `/settings private-answers`.",
+    `**Link previews**: ${view.linkPreviews ? "`on`: messages with GitHub links get a compact preview." : "`off`."} Change with \`/settings link-previews\`.${view.linkPreviews && reachSentence(view.previewReach) ? ` ⚠️ ${reachSentence(view.previewReach)}` : ""}`,
     view.defaultRepo
       ? `**Default repository**: ${inlineCode(view.defaultRepo)}: a bare \`#123\` in a message refers to it (\`Preview links\`). Change with \`/settings repo\`.`
       : "**Default repository**: none: a bare `#123` in a message is not a link. Set one with `/settings repo`.",

@@ -83,6 +83,8 @@ export async function runSandboxChat(config: Config, options: SandboxChatOptions
     defaultToken: DEMO_TOKEN,
     ...(config.tokens.encryptionKey ? { encryptionKey: config.tokens.encryptionKey } : {}),
     memoryStores: false,
+    // The sandbox's app has Message Content: after /settings link-previews, messages get previews.
+    messageContent: true,
     logger,
   });
   const finish = async (code: number): Promise<number> => {

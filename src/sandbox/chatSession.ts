@@ -12,11 +12,12 @@ import type {
   InteractionHandle,
   InteractionRecord,
   InteractionRequest,
+  MessageView,
 } from "./discord/index.js";
 import { DEFAULT_EVERYONE_PERMISSIONS } from "./discord/permissions.js";
 import { DEMO_PATHS, DEMO_REPOSITORIES, DEMO_TOKEN, OTHER_LOGIN } from "./github/index.js";
 import { userCodeOf, type SandboxWorld } from "./harness.js";
-import { renderTranscript, transcriptOf, type SeenMessage } from "./transcript.js";
+import { renderTranscript, transcriptOf, transcriptOfMessages, type SeenMessage } from "./transcript.js";
 
 /**
  * One person's conversation with the bot in the sandbox, whatever carries it (the terminal chat or
@@ -107,11 +108,20 @@ Right-click a message: /history lists #code-links (messages with GitHub links), 
   /menu Blame lines 1 · /menu Show code 3         (the message's Apps menu: its links answered)
   /menu Preview links 11                          (issues, pull requests, commits of a message)
 Press Tab after repo: or path: to autocomplete. Type a button's number to press it.
+Type a plain message (no /) to post it in #general, as in Discord. After
+  /settings link-previews enabled:true
+a message with a link to an issue, a pull request, a commit or file lines (…/blob/main/README.md#L1-L5)
+gets an automatic preview; its author can press Dismiss.
 Sign in: /login prints the local device page and a code. Open the page in a browser, or let the
 chat answer for you: /approve [login] (default ${OTHER_LOGIN}, who alone sees ${DEMO_REPOSITORIES.diary})
 or /deny. Then /whoami says \`you\`.
 Sandbox only: /demo (what the demo world holds), /as member|admin (Manage Server or not; you stay
 the same person, signed in or not), /history, /menu, /approve, /deny, /help, /quit.`;
+
+/** How long a posted message waits for its automatic preview before the chat moves on. */
+const PREVIEW_WAIT_MS = 3_000;
+/** A message that may hold a link an automatic preview answers (a URL, or a `#123` reference). */
+const MAY_HOLD_LINK = /https?:\/\/|#\d/;
 
 /** Discord's answer to a response that came after the interaction's 3-second deadline. */
 const UNKNOWN_INTERACTION = 10062;
@@ -354,6 +364,51 @@ export function createChatSession(options: ChatSessionOptions): ChatSession {
     });
   }
 
+  /**
+   * A plain line: posted in #general as the person (not a command, as in Discord's message box).
+   * With link previews on, the bot's reply to it appears: printed, its Dismiss pressable by number.
+   */
+  async function say(text: string): Promise<LineOutcome> {
+    const channel = world.discord.channels.text;
+    const posted = world.discord.postAsUser({ content: text, user: "admin", channel: "text" });
+    if (!MAY_HOLD_LINK.test(text)) {
+      screen.print("💬 Posted in #general.");
+      return "ok";
+    }
+    // Previews off here: no need to watch for one (the bot reads the same setting).
+    if (!(await world.running.services.settings.getLinkPreviews(world.discord.guildId))) {
+      screen.print(
+        "💬 Posted in #general. Automatic previews are off in this server: /settings link-previews enabled:true turns them on (for links to issues, pull requests, commits and file lines).",
+      );
+      return "ok";
+    }
+    screen.status(`⏳ Posted in #general; watching for ${botName}'s preview…`);
+    const started = Date.now();
+    let previews: MessageView[] = [];
+    while (Date.now() - started < PREVIEW_WAIT_MS) {
+      previews = world.discord
+        .messagesIn(channel)
+        .filter(
+          (view) =>
+            view.api.message_reference?.message_id === posted.id && view.authorId === world.discord.botUserId,
+        );
+      if (previews.length > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    screen.status(null);
+    if (previews.length === 0) {
+      screen.print(
+        "💬 Posted in #general. No automatic preview came: previews answer links to issues, pull requests, commits and file lines (not in <…> or code, not a link previewed here in the last 5 minutes, and one reply every 2 seconds).",
+      );
+      return "ok";
+    }
+    const transcript = transcriptOfMessages(previews);
+    screen.print(`💬 Posted in #general. ${botName} replied:`);
+    screen.print(renderTranscript(transcript, { color: options.color, now: now(), width: options.width() }));
+    remember(transcript.messages);
+    return "ok";
+  }
+
   async function handle(raw: string): Promise<LineOutcome> {
     const line = raw.trim();
     try {
@@ -399,6 +454,7 @@ export function createChatSession(options: ChatSessionOptions): ChatSession {
           ...invokerOptions(invoker),
         });
       }
+      if (!line.startsWith("/")) return await say(line);
       const typed = parseCommandLine(line, world.discord.commands());
       return await interact({
         kind: "slash",

@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from "node:fs/promises";
+import { GatewayIntentBits } from "discord-api-types/v10";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -108,6 +109,11 @@ export interface SandboxWorldOptions {
   allowPrivate?: boolean;
   /** The answer cache's clock (epoch ms): tests move it to age entries without waiting. */
   cacheNow?: () => number;
+  /**
+   * `DISCORD_MESSAGE_CONTENT=true`, with Message Content enabled for the local Discord's app (as in
+   * the developer portal): the bot hears messages and can preview links (SPEC section 7).
+   */
+  messageContent?: boolean;
 }
 
 /** The user code in the bot's `/login` message (the code between ** and `), or null. */
@@ -141,6 +147,7 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
   const htmlUrl = options.github?.htmlUrl ?? "https://github.com";
   const webUrl = htmlUrl === "self" ? github.webUrl : htmlUrl;
   const discord = await startDiscordStandIn({
+    ...(options.messageContent ? { privilegedIntents: GatewayIntentBits.MessageContent } : {}),
     ...options.discord,
     demoLinks: { webHost: webUrl, ...options.discord?.demoLinks },
   });
@@ -171,6 +178,7 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
     GITHUB_OAUTH_CLIENT_ID: oauth?.clientId,
     GITHUB_OAUTH_CLIENT_SECRET: oauth?.clientSecret,
     ...(options.transport === "http" ? { DISCORD_PUBLIC_KEY: discord.publicKey, HTTP_PORT: "0" } : {}),
+    ...(options.messageContent ? { DISCORD_MESSAGE_CONTENT: "true" } : {}),
   });
   // Links point where the stand-in says repositories live (github.com by default), like the links
   // in the stand-in's own answers.

@@ -70,6 +70,18 @@ function plainText(message: FormattedMessage): string {
   return parts.filter(Boolean).join("\n");
 }
 
+/** Messages of a channel (an automatic preview: no interaction made them) as a person sees them. */
+export function transcriptOfMessages(views: readonly MessageView[]): Transcript {
+  const messages = views.filter((view) => !view.deleted).map((view) => seen(view, "channel"));
+  return {
+    messages,
+    threadName: null,
+    modal: null,
+    isError: false,
+    text: messages.map((message) => plainText(message.message)).join("\n\n"),
+  };
+}
+
 /** Reads an interaction's record the way a person would see it in Discord. */
 export function transcriptOf(record: InteractionRecord): Transcript {
   const messages: SeenMessage[] = [];

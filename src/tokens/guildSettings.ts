@@ -12,6 +12,8 @@ export interface GuildSettingsSnapshot {
    * private, instead of only to the asker (`/settings private-answers in-channel:true`).
    */
   privateAnswersInChannel: boolean;
+  /** Messages with GitHub links get an automatic preview (`/settings link-previews`, SPEC section 7). */
+  linkPreviews: boolean;
   /** The repository a bare `#123` in a message refers to (`/settings repo`): `owner/name`. */
   defaultRepo: string | undefined;
   /** When an admin last changed a setting (ISO); undefined when never. */
@@ -31,6 +33,10 @@ export interface GuildSettings {
   getPrivateAnswersInChannel(guildId: string): Promise<boolean>;
   /** @throws SettingsStoreUnavailableError when the store fails. */
   setPrivateAnswersInChannel(guildId: string, inChannel: boolean): Promise<void>;
+  /** Whether automatic link previews are on; false when unset or when the store fails. */
+  getLinkPreviews(guildId: string): Promise<boolean>;
+  /** @throws SettingsStoreUnavailableError when the store fails. */
+  setLinkPreviews(guildId: string, enabled: boolean): Promise<void>;
   /** The server's default repository (`owner/name`); undefined when unset or when the store fails. */
   getDefaultRepo(guildId: string): Promise<string | undefined>;
   /** Sets (or, with undefined, clears) the default repository. @throws SettingsStoreUnavailableError */
@@ -65,6 +71,7 @@ export class SettingsStoreUnavailableError extends UserFacingError {
 type SettingsRecord = Record<string, unknown> & {
   threads?: boolean;
   privateAnswersInChannel?: boolean;
+  linkPreviews?: boolean;
   defaultRepo?: string | null;
   updatedAt?: string;
 };
@@ -78,6 +85,7 @@ function snapshotOf(record: SettingsRecord): GuildSettingsSnapshot {
   return {
     threads: record.threads === true,
     privateAnswersInChannel: record.privateAnswersInChannel === true,
+    linkPreviews: record.linkPreviews === true,
     defaultRepo: typeof record.defaultRepo === "string" ? record.defaultRepo : undefined,
     updatedAt: typeof record.updatedAt === "string" ? record.updatedAt : undefined,
   };
@@ -154,6 +162,13 @@ export function createGuildSettings(
     },
     async setPrivateAnswersInChannel(guildId, inChannel) {
       await change(guildId, { privateAnswersInChannel: inChannel });
+    },
+    async getLinkPreviews(guildId) {
+      // Asked for every message with a GitHub link: the remembered read spares the store a burst.
+      return (await readOrDefaults(guildId, "link previews off")).linkPreviews;
+    },
+    async setLinkPreviews(guildId, enabled) {
+      await change(guildId, { linkPreviews: enabled });
     },
     async getDefaultRepo(guildId) {
       return (await readOrDefaults(guildId, "no default repository")).defaultRepo;

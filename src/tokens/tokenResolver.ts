@@ -12,6 +12,11 @@ export type TokenOrigin = "user" | "server" | "default";
 export interface TokenAsker {
   guildId: string | null;
   userId: string;
+  /**
+   * False: the asker's own sign-in is passed over, whatever it is (an automatic link preview reads
+   * with the server's token, else the default one, SPEC section 7). Absent: it comes first.
+   */
+  ownSignIn?: boolean;
 }
 
 /** The token in effect for a request. Never log `token`; `fingerprint` is what scopes the cache. */
@@ -146,8 +151,8 @@ export function createTokenResolver(options: {
   }
 
   return {
-    async resolve({ guildId, userId }) {
-      const own = await userToken(userId);
+    async resolve({ guildId, userId, ownSignIn }) {
+      const own = ownSignIn === false ? null : await userToken(userId);
       if (own)
         return { token: own, origin: "user", fingerprint: tokenFingerprint(options.fingerprintKey, own) };
       const token = guildId !== null ? await serverToken(guildId) : null;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { privateAnswerNote, type PrivateDelivery } from "../../src/format/privacy.js";
-import { formatSettings, type SettingsView } from "../../src/format/settings.js";
+import { formatLinkPreviewsChanged, formatSettings, type SettingsView } from "../../src/format/settings.js";
 import { expectValidMessage } from "./checks.js";
 
 const DELIVERIES: PrivateDelivery[] = [
@@ -53,6 +53,8 @@ describe("/settings show", () => {
     origin: "default",
     serverTokenLogin: undefined,
     defaultTokenAllowPrivate: false,
+    linkPreviews: false,
+    previewReach: "messages",
   };
   const text = (message: ReturnType<typeof formatSettings>) => message.embeds[0]?.description ?? "";
 
@@ -91,5 +93,46 @@ describe("/settings show", () => {
       /operator lets it read private repositories/,
     );
     expect(text(formatSettings({ ...view, origin: "user" }))).toContain("`you`: your own GitHub sign-in");
+  });
+});
+
+describe("/settings link-previews", () => {
+  const text = (message: ReturnType<typeof formatLinkPreviewsChanged>) =>
+    message.embeds[0]?.description ?? "";
+
+  it("confirms the change and, where the bot hears messages, says nothing of why not", () => {
+    const on = formatLinkPreviewsChanged(true, "messages");
+    expectValidMessage(on);
+    expect(text(on)).toContain("now **on**");
+    expect(text(on)).not.toContain("⚠️");
+    expect(text(formatLinkPreviewsChanged(false, "http"))).toBe(
+      "Automatic link previews are now **off** here.",
+    );
+  });
+
+  it("says why no preview will appear over HTTP, and without the Message Content intent", () => {
+    expect(text(formatLinkPreviewsChanged(true, "http"))).toMatch(/over HTTP, which carries no messages/);
+    expect(text(formatLinkPreviewsChanged(true, "noIntent"))).toMatch(/`DISCORD_MESSAGE_CONTENT=true`/);
+  });
+
+  it("is listed by /settings show, with the reason when it cannot take effect", () => {
+    const base: SettingsView = {
+      threads: false,
+      privateAnswersInChannel: false,
+      updatedAt: undefined,
+      origin: "default",
+      serverTokenLogin: undefined,
+      defaultTokenAllowPrivate: false,
+      linkPreviews: false,
+      previewReach: "http",
+    };
+    const show = (view: SettingsView) => formatSettings(view).embeds[0]?.description ?? "";
+    expect(show(base)).toContain("**Link previews**: `off`.");
+    expect(show({ ...base, linkPreviews: true, previewReach: "messages" })).toContain(
+      "**Link previews**: `on`",
+    );
+    expect(show({ ...base, linkPreviews: true })).toMatch(
+      /Link previews.*over HTTP, which carries no messages/,
+    );
   });
 });

@@ -15,7 +15,8 @@ import { useWorld } from "../e2e/helpers.js";
  */
 
 // The bot defers early, so a slow GitHub shows the "thinking" status without a long wait.
-const world = useWorld({ deferAfterMs: 200 });
+// Message Content on: a plain line posted in #general can get an automatic preview.
+const world = useWorld({ deferAfterMs: 200, messageContent: true });
 
 // A cold bot on a busy machine can miss Discord's 3-second deadline on its first interactions
 // (the stand-in then refuses the late answer, as Discord does). These tests are about the chat,
@@ -289,6 +290,37 @@ describe("npm run sandbox -- --command", () => {
     const noMessage = await oneShot(["/menu show code 999"]);
     expect(noMessage.code).toBe(1);
     expect(noMessage.text).toMatch(/no message \[m999\] in #code-links: it has \d+; \/history lists them/);
+  });
+
+  it("posts a plain line in #general, and shows the automatic preview it gets, whose Dismiss removes it", async () => {
+    const { input, screen, done } = chat({ terminal: false });
+    input.end(
+      [
+        "Has anyone read https://github.com/demo/widgets/blob/main/README.md#L1-L3 yet?",
+        "/settings link-previews enabled:true",
+        "Has anyone read https://github.com/demo/widgets/blob/main/README.md#L2-L4 yet?",
+        "1",
+        "good morning",
+      ].join("\n") + "\n",
+    );
+    await done;
+    expect(screen.text).toContain(
+      "Automatic previews are off in this server: /settings link-previews enabled:true turns them on",
+    );
+    expect(screen.text).toContain("RepoScout replied:");
+    expect(screen.text).toContain("demo/widgets README.md lines 2–4");
+    expect(screen.text).toMatch(/\[1\] Dismiss/);
+    expect(screen.text).toContain("💬 Posted in #general.\n");
+    const preview = world()
+      .discord.messagesIn(world().discord.channels.text)
+      .filter((view) => view.embeds[0]?.title?.includes("README.md lines 2–4"));
+    expect(preview).toEqual([]);
+    await world().run({
+      kind: "slash",
+      name: "settings link-previews",
+      options: { enabled: false },
+      user: "admin",
+    });
   });
 
   it("stops at the first line that fails, with exit code 1", async () => {

@@ -123,6 +123,28 @@ describe("token resolution", () => {
     }
   });
 
+  it("passes over the asker's own sign-in when told to (automatic previews), never asking for it", async () => {
+    const asked: string[] = [];
+    const resolver = createTokenResolver({
+      vault: { get: async () => null },
+      userTokens: {
+        tokenFor: async (userId: string) => {
+          asked.push(userId);
+          return "gho_theirOwnSignIn000000000000000000000";
+        },
+      },
+      defaultToken: DEFAULT_TOKEN,
+      fingerprintKey,
+    });
+    expect((await resolver.resolve(asker(GUILD))).origin).toBe("user");
+    expect(asked).toHaveLength(1);
+    expect(await resolver.resolve({ ...asker(GUILD), ownSignIn: false })).toMatchObject({
+      token: DEFAULT_TOKEN,
+      origin: "default",
+    });
+    expect(asked).toHaveLength(1);
+  });
+
   it("says what to do when there is no token at all", async () => {
     const resolver = createTokenResolver({ vault: { get: async () => null }, fingerprintKey });
     const error = await resolver.resolve(asker(GUILD)).catch((caught: unknown) => caught);
@@ -205,6 +227,7 @@ describe("guild settings", () => {
       expect(await settings.read(GUILD)).toEqual({
         threads: false,
         privateAnswersInChannel: false,
+        linkPreviews: false,
         updatedAt: undefined,
       });
       await settings.setThreads(GUILD, true);
@@ -216,6 +239,15 @@ describe("guild settings", () => {
       expect(await settings.read(GUILD)).toMatchObject({ threads: false, privateAnswersInChannel: true });
       expect(Date.parse((await settings.read(GUILD)).updatedAt ?? "")).toBeGreaterThan(Date.now() - 60_000);
       expect(await settings.getPrivateAnswersInChannel("999999999999999999")).toBe(false);
+      // Automatic link previews: off until an admin turns them on, and kept beside the others.
+      expect(await settings.getLinkPreviews(GUILD)).toBe(false);
+      await settings.setLinkPreviews(GUILD, true);
+      expect(await settings.getLinkPreviews(GUILD)).toBe(true);
+      expect(await settings.read(GUILD)).toMatchObject({
+        threads: false,
+        privateAnswersInChannel: true,
+        linkPreviews: true,
+      });
     } finally {
       await stores.close();
     }

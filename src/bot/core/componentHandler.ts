@@ -79,6 +79,12 @@ async function deliverPage(
   facts: InteractionFacts,
   answer: CommandAnswer,
 ): Promise<void> {
+  if (answer.removeMessage) {
+    // `@original` of a component interaction is the message the button is on.
+    if (!reply.acknowledged) await reply.deferUpdate();
+    await reply.deleteReply();
+    return;
+  }
   const page = decidePageDelivery({
     privacy: answer.privacy,
     place: facts.place,

@@ -1,4 +1,14 @@
-import { Client, Events, GatewayDispatchEvents, Options, type APIInteraction } from "discord.js";
+import {
+  Client,
+  Events,
+  GatewayDispatchEvents,
+  GatewayIntentBits,
+  Options,
+  type APIInteraction,
+  type GatewayMessageCreateDispatchData,
+  type GatewayMessageDeleteDispatchData,
+  type GatewayMessageUpdateDispatchData,
+} from "discord.js";
 import type { Logger } from "../../logger.js";
 
 /** The shards of this process (SPEC section 5): both undefined, every shard Discord recommends. */
@@ -50,6 +60,13 @@ export const GATEWAY_CACHE_LIMITS = {
   UserManager: 0,
   VoiceStateManager: 0,
 } as const;
+
+/** Where the message events go when the client asks for them (automatic previews, SPEC section 7). */
+export interface MessageEvents {
+  created(message: GatewayMessageCreateDispatchData): void;
+  updated(message: GatewayMessageUpdateDispatchData): void;
+  deleted(message: GatewayMessageDeleteDispatchData): void;
+}
 
 /**
  * What each close code Discord will not resume means to an operator (DISCORD-FACTS "Gateway close
@@ -105,6 +122,11 @@ export interface FatalClose {
  * Discord sends no GUILD_CREATE, and memory does not grow with the number of servers (with the
  * Guilds intent, discord.js kept about 59 MB per 1,000 realistic servers). Each INTERACTION_CREATE's
  * raw payload goes to `onInteraction`, whatever discord.js makes of it.
+ *
+ * With `messages` (`DISCORD_MESSAGE_CONTENT=true`) it asks for Guild Messages and the privileged
+ * Message Content, and hands each raw MESSAGE_CREATE, MESSAGE_UPDATE and MESSAGE_DELETE to them.
+ * Still no Guilds intent: discord.js finds no channel of a message in its (empty) caches, so it
+ * keeps none of them, and memory per server stays as without the intents.
  */
 export function createGatewayClient(options: {
   apiUrl: string;
@@ -113,10 +135,12 @@ export function createGatewayClient(options: {
   onInteraction: (interaction: APIInteraction, shardId: number) => void;
   /** A shard closed with a code Discord will not resume (logged here at fatal first). */
   onFatalClose?: (close: FatalClose) => void;
+  /** Ask for the message intents and hand their events here (SPEC section 7). */
+  messages?: MessageEvents | undefined;
 }): Client {
-  const { logger } = options;
+  const { logger, messages } = options;
   const client = new Client({
-    intents: [],
+    intents: messages ? [GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent] : [],
     ...shardOptions(options.shards),
     makeCache: Options.cacheWithLimits(GATEWAY_CACHE_LIMITS),
     // Nothing is cached, so there is nothing to sweep.
@@ -127,6 +151,17 @@ export function createGatewayClient(options: {
   client.ws.on(GatewayDispatchEvents.InteractionCreate, (interaction: APIInteraction, shardId: number) =>
     options.onInteraction(interaction, shardId),
   );
+  if (messages) {
+    client.ws.on(GatewayDispatchEvents.MessageCreate, (message: GatewayMessageCreateDispatchData) =>
+      messages.created(message),
+    );
+    client.ws.on(GatewayDispatchEvents.MessageUpdate, (message: GatewayMessageUpdateDispatchData) =>
+      messages.updated(message),
+    );
+    client.ws.on(GatewayDispatchEvents.MessageDelete, (message: GatewayMessageDeleteDispatchData) =>
+      messages.deleted(message),
+    );
+  }
   client.on(Events.Error, (error) => logger.error({ err: error }, "discord client error"));
   client.on(Events.Warn, (message) => logger.warn({ discord: message }, "discord client warning"));
   client.on(Events.ShardReady, (shardId) => {

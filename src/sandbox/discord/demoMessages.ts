@@ -1,5 +1,5 @@
 import type { APIUser } from "discord-api-types/v10";
-import { createMessage } from "./messages.js";
+import { createMessage, deleteMessage, editMessage } from "./messages.js";
 import type { DiscordState, StoredMessage } from "./state.js";
 
 /** Where the demo messages point and what #code-links holds. */
@@ -40,10 +40,14 @@ export function demoLinkMessages(webHost = "https://github.com"): Record<string,
   };
 }
 
-/** Posts a message as a person would in the client (not through the API): a message menu's target. */
+/**
+ * Posts a message as a person would in the client (not through the API): a message menu's target,
+ * and what an automatic preview answers. `flags` are what the client sets (`SUPPRESS_EMBEDS`);
+ * `webhookId` makes it a webhook's message (its author is then the webhook, a bot).
+ */
 export function postAsPerson(
   state: DiscordState,
-  input: { channelId: string; author: APIUser; content: string },
+  input: { channelId: string; author: APIUser; content: string; flags?: number; webhookId?: string },
 ): StoredMessage {
   return createMessage(state, {
     channelId: input.channelId,
@@ -51,7 +55,38 @@ export function postAsPerson(
     body: { content: input.content },
     uploads: [],
     via: "seed",
+    ...(input.flags !== undefined ? { flags: input.flags } : {}),
+    ...(input.webhookId !== undefined ? { webhookId: input.webhookId } : {}),
   });
+}
+
+/**
+ * Edits a person's message as its author would in the client: new text and/or flags (removing
+ * the embeds sets `SUPPRESS_EMBEDS`). Sends MESSAGE_UPDATE.
+ * @throws when the message is gone.
+ */
+export function editAsPerson(
+  state: DiscordState,
+  message: StoredMessage,
+  change: { content?: string; flags?: number },
+): StoredMessage {
+  if (message.deleted) throw new Error(`message ${message.id} was deleted`);
+  editMessage(
+    state,
+    message,
+    {
+      ...(change.content !== undefined ? { content: change.content } : {}),
+      ...(change.flags !== undefined ? { flags: change.flags } : {}),
+    },
+    [],
+    "seed",
+  );
+  return message;
+}
+
+/** Deletes a message as its author (or a moderator) would in the client. Sends MESSAGE_DELETE. */
+export function deleteAsPerson(state: DiscordState, message: StoredMessage): void {
+  if (!message.deleted) deleteMessage(state, message);
 }
 
 /**

@@ -482,12 +482,15 @@ export class GatewayServer {
 
   /**
    * Without the Message Content intent, messages by others arrive with empty content, embeds,
-   * attachments and components (Discord's rule; the bot's own messages and DMs keep theirs).
+   * attachments and components (Discord's rule; the bot's own messages, DMs and messages that
+   * mention the bot keep theirs).
    */
   private withoutContent(session: GatewaySession, t: string, d: unknown): unknown {
     if (!t.startsWith("MESSAGE_") || (session.intents & GatewayIntentBits.MessageContent) !== 0) return d;
     if (!isRecord(d) || !isRecord(d.author) || d.author.id === this.state.bot.id) return d;
     if (d.guild_id === undefined) return d;
+    const botId = this.state.bot.id;
+    if (Array.isArray(d.mentions) && d.mentions.some((user) => isRecord(user) && user.id === botId)) return d;
     return { ...d, content: "", embeds: [], attachments: [], components: [] };
   }
 }

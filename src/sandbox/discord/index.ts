@@ -9,7 +9,13 @@ import {
   type APIUser,
 } from "discord-api-types/v10";
 import { overwriteCommands } from "./commands.js";
-import { postAsPerson, seedDemoMessages, type DemoLinksOptions } from "./demoMessages.js";
+import {
+  deleteAsPerson,
+  editAsPerson,
+  postAsPerson,
+  seedDemoMessages,
+  type DemoLinksOptions,
+} from "./demoMessages.js";
 import { dispatchInteraction } from "./dispatchInteraction.js";
 import { GatewayServer, type GatewaySessionInfo } from "./gateway.js";
 import type { GeneratedGuildIds, GeneratedGuildsOptions } from "./generatedGuilds.js";
@@ -248,7 +254,21 @@ export interface DiscordStandIn {
     content: string;
     user?: string;
     channel?: InteractionContextOptions["channel"];
+    /** Flags the client sets (`MessageFlags.SuppressEmbeds`: sent with its embeds removed). */
+    flags?: number;
+    /**
+     * Who writes it: `person` (default, the user), `webhook` (a webhook of the channel: author
+     * is the webhook, `bot: true`, and `webhook_id` is set), or `bot` (another app's bot user).
+     */
+    from?: "person" | "webhook" | "bot";
   }): MessageView;
+  /**
+   * Edits a message as its author would in the client (new `content`, or `flags` such as
+   * `SUPPRESS_EMBEDS` when they remove its embeds): MESSAGE_UPDATE. @throws when it is gone.
+   */
+  editAsUser(messageId: string, change: { content?: string; flags?: number }): MessageView;
+  /** Deletes a message as its author would in the client: MESSAGE_DELETE. @throws when unknown. */
+  deleteAsUser(messageId: string): void;
   /** One message by id (deleted ones too), or undefined. */
   message(id: string): MessageView | undefined;
   /** Every thread, oldest first, with the messages posted in it. */
@@ -362,6 +382,8 @@ export async function startDiscordStandIn(options: DiscordStandInOptions = {}): 
   state.origin = origin;
   state.gatewayUrl = `ws://${host}:${port}/gateway`;
   const { world } = state;
+  /** The authors of messages not written by a person: made when first needed. */
+  const otherAuthors: { webhook?: string; bot?: APIUser } = {};
 
   return {
     apiUrl: `${origin}/api`,
@@ -393,10 +415,41 @@ export async function startDiscordStandIn(options: DiscordStandInOptions = {}): 
         user: input.user ?? "member",
         ...(input.channel !== undefined ? { channel: input.channel } : {}),
       });
+      const from = input.from ?? "person";
+      const webhookId = from === "webhook" ? (otherAuthors.webhook ??= state.nextId()) : undefined;
+      const author: APIUser =
+        from === "webhook"
+          ? {
+              id: webhookId!,
+              username: "Release Notes",
+              discriminator: "0000",
+              avatar: null,
+              global_name: null,
+              bot: true,
+            }
+          : from === "bot"
+            ? (otherAuthors.bot ??= otherBot(state))
+            : user;
       return messageView(
         state,
-        postAsPerson(state, { channelId: channel.id, author: user, content: input.content }),
+        postAsPerson(state, {
+          channelId: channel.id,
+          author,
+          content: input.content,
+          ...(input.flags !== undefined ? { flags: input.flags } : {}),
+          ...(webhookId ? { webhookId } : {}),
+        }),
       );
+    },
+    editAsUser(messageId, change) {
+      const stored = state.messages.get(messageId);
+      if (!stored) throw new Error(`unknown message ${messageId}`);
+      return messageView(state, editAsPerson(state, stored, change));
+    },
+    deleteAsUser(messageId) {
+      const stored = state.messages.get(messageId);
+      if (!stored) throw new Error(`unknown message ${messageId}`);
+      deleteAsPerson(state, stored);
     },
     setUserInstall(user, installed) {
       if (installed) state.userInstalls.add(userId(user));
@@ -490,4 +543,18 @@ export async function startDiscordStandIn(options: DiscordStandInOptions = {}): 
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** Another app's bot user: what it posts is a bot's message. */
+function otherBot(state: DiscordState): APIUser {
+  const user: APIUser = {
+    id: state.nextId(),
+    username: "OtherBot",
+    discriminator: "0000",
+    avatar: null,
+    global_name: null,
+    bot: true,
+  };
+  state.users.set(user.id, user);
+  return user;
 }

@@ -36,6 +36,14 @@ export interface NewMessage {
   loading?: boolean;
   interaction?: InteractionState;
   messageReference?: APIMessageReference;
+  /** A reply's message, as `referenced_message` shows it. */
+  referencedMessage?: APIMessage;
+  /** The author of the message replied to, when the reply pings them (`replied_user`). */
+  pingedRepliedUser?: APIUser;
+  /** A webhook's message: its id (the author is then the webhook, a bot). */
+  webhookId?: string;
+  /** Flags the client sets on a person's message (`SUPPRESS_EMBEDS`). */
+  flags?: number;
   /** Reuse an id (a follow-up replacing a placeholder keeps the placeholder's id). */
   id?: string;
 }
@@ -333,6 +341,8 @@ export function createMessage(state: DiscordState, input: NewMessage): StoredMes
     pinned: false,
     flags,
     ...(input.messageReference ? { message_reference: input.messageReference } : {}),
+    ...(input.referencedMessage ? { referenced_message: input.referencedMessage } : {}),
+    ...(input.webhookId ? { webhook_id: input.webhookId } : {}),
     ...(input.interaction ? interactionFields(state, input.interaction, input.via === "callback") : {}),
   };
   const channel = state.channels.get(input.channelId);
@@ -358,7 +368,10 @@ export function createMessage(state: DiscordState, input: NewMessage): StoredMes
   };
   applyBody(state, message, input.body, input.uploads, true);
   // Flags set on creation keep ephemeral and loading as decided by the route.
-  api.flags = (api.flags ?? 0) | flags;
+  api.flags = (api.flags ?? 0) | flags | (input.flags ?? 0);
+  // A reply pings the author of the message it replies to unless `replied_user` says otherwise.
+  const replied = input.pingedRepliedUser;
+  if (replied && !api.mentions.some((user) => user.id === replied.id)) api.mentions.push(replied);
   message.writes.push({
     at: now,
     via: input.via,
@@ -381,7 +394,10 @@ function messageIntent(guildId: string | null): number {
   return guildId ? GatewayIntentBits.GuildMessages : GatewayIntentBits.DirectMessages;
 }
 
-/** Sends a message event to the bot's sessions, unless the bot is not in that channel. */
+/**
+ * Sends a message event to the bot's sessions, unless the bot is not in that channel or cannot see
+ * it (a server channel without View Channel sends the bot nothing of its messages).
+ */
 function dispatchMessageEvent(
   state: DiscordState,
   t: string,
@@ -390,6 +406,13 @@ function dispatchMessageEvent(
 ): void {
   const channel = state.channels.get(message.channelId);
   if (channel && !state.botCanReach(channel)) return;
+  if (
+    channel &&
+    message.guildId !== null &&
+    (state.botPermissionsIn(channel.id) & PermissionFlagsBits.ViewChannel) === 0n
+  ) {
+    return;
+  }
   state.dispatch(t, d, messageIntent(message.guildId), message.guildId);
 }
 

@@ -561,6 +561,7 @@ export function validateMessageBody(
   validateEmbeds(errors, body.embeds, at(path, "embeds"));
   validateMessageComponents(errors, body.components, at(path, "components"), componentsV2);
   validateAllowedMentions(errors, body.allowed_mentions, at(path, "allowed_mentions"));
+  validateMessageReference(errors, body.message_reference, at(path, "message_reference"));
   if (body.flags !== undefined && body.flags !== null)
     checkInteger(errors, body.flags, at(path, "flags"), { min: 0, max: 2 ** 31 });
   const attachments = checkArray(errors, body.attachments, at(path, "attachments"));
@@ -588,6 +589,18 @@ export function validateMessageBody(
   if (attachmentCount > LIMITS.attachments) {
     errors.add(at(path, "attachments"), "BASE_TYPE_MAX_LENGTH", maxLength(LIMITS.attachments));
   }
+}
+
+/** `message_reference` of a reply: an object of snowflakes and the `fail_if_not_exists` boolean. */
+function validateMessageReference(errors: FormErrors, value: unknown, path: FieldPath): void {
+  if (value === undefined || value === null) return;
+  if (!isRecord(value)) {
+    errors.add(path, "MODEL_TYPE_CONVERT", "Only dictionaries may be used in a ModelType");
+    return;
+  }
+  for (const key of ["message_id", "channel_id", "guild_id"])
+    checkSnowflake(errors, value[key], at(path, key));
+  checkBoolean(errors, value.fail_if_not_exists, at(path, "fail_if_not_exists"));
 }
 
 /** True when a message body would show something: Discord refuses an empty message (50006). */

@@ -112,6 +112,46 @@ function unarchiveOnPost(state: DiscordState, channel: APIChannel): void {
   }
 }
 
+/**
+ * The message a reply names (`message_reference.message_id`), checked as Discord does: replying
+ * needs Read Message History; a message that is not in the channel is refused (50035
+ * REPLIES_UNKNOWN_MESSAGE) unless `fail_if_not_exists: false`, which sends a plain message instead.
+ * @returns the message replied to, or null for a plain message.
+ */
+function repliedMessage(
+  state: DiscordState,
+  channel: APIChannel,
+  reference: JsonObject | null,
+): StoredMessage | null {
+  if (!reference || typeof reference.message_id !== "string") return null;
+  requirePermission(state, channel, P.ReadMessageHistory);
+  const target = state.messages.get(reference.message_id);
+  const channelId = typeof reference.channel_id === "string" ? reference.channel_id : channel.id;
+  if (
+    target &&
+    !target.deleted &&
+    !target.ephemeral &&
+    target.channelId === channel.id &&
+    channelId === channel.id
+  ) {
+    return target;
+  }
+  if (reference.fail_if_not_exists === false) return null;
+  const errors = new FormErrors();
+  errors.add(["message_reference"], "REPLIES_UNKNOWN_MESSAGE", "Unknown message");
+  errors.throwIfAny();
+  return null;
+}
+
+/**
+ * Whether a reply pings the author of the message it answers: always without `allowed_mentions`;
+ * with it, only when `replied_user` is true (DISCORD-FACTS, "Messages from the gateway").
+ */
+function pingsRepliedUser(fields: JsonObject): boolean {
+  if (!isRecord(fields.allowed_mentions)) return true;
+  return fields.allowed_mentions.replied_user === true;
+}
+
 function postMessage(context: RouteContext): RouteResult {
   const { state } = context;
   const channel = visibleChannel(context);
@@ -120,23 +160,32 @@ function postMessage(context: RouteContext): RouteResult {
   requirePermission(state, channel, state.isThread(channel) ? P.SendMessagesInThreads : P.SendMessages);
   const fields = checkMessageBody(context.body, [], context.uploads, null);
   if (context.uploads.length > 0) requirePermission(state, channel, P.AttachFiles);
+  const replied = repliedMessage(
+    state,
+    channel,
+    isRecord(fields.message_reference) ? fields.message_reference : null,
+  );
   unarchiveOnPost(state, channel);
-  const reference = isRecord(fields.message_reference) ? fields.message_reference : null;
+  const guildId = state.guildIdOf(channel);
   const message = createMessage(state, {
     channelId: channel.id,
     author: state.bot,
     body: fields,
     uploads: context.uploads,
     via: "channel",
-    type: reference ? MessageType.Reply : MessageType.Default,
-    ...(reference && typeof reference.message_id === "string"
+    type: replied ? MessageType.Reply : MessageType.Default,
+    ...(replied
       ? {
           messageReference: {
             type: 0,
-            message_id: reference.message_id,
+            message_id: replied.id,
             channel_id: channel.id,
-            ...(state.guildIdOf(channel) ? { guild_id: state.guildIdOf(channel)! } : {}),
+            ...(guildId ? { guild_id: guildId } : {}),
           },
+          referencedMessage: messageSnapshot(replied, state),
+          ...(pingsRepliedUser(fields) && replied.api.author.id !== state.bot.id
+            ? { pingedRepliedUser: replied.api.author }
+            : {}),
         }
       : {}),
   });
