@@ -88,6 +88,17 @@ interface Choice {
 }
 
 /** What `/help` prints. */
+/**
+ * A hint for a line that links to github.com while the bot's GitHub is the local stand-in (the bot
+ * follows its own web host's links only, as on Enterprise Server): the forms that reach the demo
+ * world. Empty when the bot's web host is github.com or the line has no github.com link.
+ */
+export function githubComHint(text: string, webUrl: string): string {
+  const base = webUrl.replace(/\/+$/, "");
+  if (new URL(base).host === "github.com" || !/\bgithub\.com\//i.test(text)) return "";
+  return ` In the sandbox GitHub is the local stand-in: write demo/widgets#5, or a link on ${base}/ (${base}/demo/widgets/pull/5).`;
+}
+
 export const CHAT_HELP = `Type a slash command as in Discord, options as name:value (quote values with spaces):
   /blame repo:demo/widgets path:${DEMO_PATHS.engine} lines:100-140
   /blame repo:https://github.com/demo/widgets/blob/main/README.md#L1-L5   (a file URL fills in path)
@@ -110,8 +121,8 @@ Right-click a message: /history lists #code-links (messages with GitHub links), 
 Press Tab after repo: or path: to autocomplete. Type a button's number to press it.
 Type a plain message (no /) to post it in #general, as in Discord. After
   /settings link-previews enabled:true
-a message with a link to an issue, a pull request, a commit or file lines (…/blob/main/README.md#L1-L5)
-gets an automatic preview; its author can press Dismiss.
+a message with a link to an issue, a pull request, a commit or file lines (…/blob/main/README.md#L1-L5),
+or a reference such as demo/widgets#5, gets an automatic preview; its author can press Dismiss.
 Sign in: /login prints the local device page and a code. Open the page in a browser, or let the
 chat answer for you: /approve [login] (default ${OTHER_LOGIN}, who alone sees ${DEMO_REPOSITORIES.diary})
 or /deny. Then /whoami says \`you\`.
@@ -398,7 +409,7 @@ export function createChatSession(options: ChatSessionOptions): ChatSession {
     screen.status(null);
     if (previews.length === 0) {
       screen.print(
-        "💬 Posted in #general. No automatic preview came: previews answer links to issues, pull requests, commits and file lines (not in <…> or code, not a link previewed here in the last 5 minutes, and one reply every 2 seconds).",
+        `💬 Posted in #general. No automatic preview came: previews answer links to issues, pull requests, commits and file lines (not in <…> or code, not a link previewed here in the last 5 minutes, and one reply every 2 seconds).${githubComHint(text, world.running.services.config.github.webUrl)}`,
       );
       return "ok";
     }

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { PassThrough, Writable } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sandboxBanner } from "../../src/sandbox/chat.js";
-import { CHAT_HELP } from "../../src/sandbox/chatSession.js";
+import { CHAT_HELP, githubComHint } from "../../src/sandbox/chatSession.js";
 import { DEMO_KATA_COUNT, OTHER_LOGIN, OTHER_TOKEN } from "../../src/sandbox/github/index.js";
 import type { SandboxWorld } from "../../src/sandbox/harness.js";
 import { runCommands } from "../../src/sandbox/oneShot.js";
@@ -321,6 +321,15 @@ describe("npm run sandbox -- --command", () => {
       options: { enabled: false },
       user: "admin",
     });
+  });
+
+  it("tells a person who posts a github.com link in the sandbox which links reach the local GitHub", () => {
+    const local = "http://127.0.0.1:4100";
+    expect(githubComHint("see https://github.com/demo/widgets/pull/5", local)).toBe(
+      " In the sandbox GitHub is the local stand-in: write demo/widgets#5, or a link on http://127.0.0.1:4100/ (http://127.0.0.1:4100/demo/widgets/pull/5).",
+    );
+    expect(githubComHint("see demo/widgets#5", local)).toBe("");
+    expect(githubComHint("see https://github.com/demo/widgets/pull/5", "https://github.com/")).toBe("");
   });
 
   it("stops at the first line that fails, with exit code 1", async () => {
