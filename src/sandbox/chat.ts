@@ -33,7 +33,7 @@ export function sandboxBanner(world: SandboxWorld, logFile: string, invoker: Inv
     `  you are ${describeInvoker(world, invoker)} (/as member to change)`,
     `  sign-in: /login, then the device page ${world.github.webUrl}/login/device or /approve (see /help)`,
     `  logs: ${logFile}`,
-    "Type /help for the commands, /demo for what the demo world holds, /history for messages to",
+    "Type /help for the commands, /demo for what the demo world holds, /messages for messages to",
     "right-click (/menu Blame lines 1), /quit to leave.",
   ].join("\n");
 }

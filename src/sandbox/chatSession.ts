@@ -1,4 +1,4 @@
-// Over 300 lines: the sandbox's own commands (/help, /demo, /as, /history, /menu, /approve, /deny) and the forms are one person's session state; the help text alone is 40 lines.
+// Over 300 lines: the sandbox's own commands (/help, /demo, /as, /messages, /menu, /approve, /deny) and the forms are one person's session state; the help text alone is 40 lines.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -107,7 +107,7 @@ export const CHAT_HELP = `Type a slash command as in Discord, options as name:va
   /contributors repo:demo/crowd page:2
   /issue repo:demo/widgets number:5               (a pull request: its checks and reviews)
   /commit repo:demo/widgets ref:chore/fixtures    (co-authors, +/-, 301 files)
-  /history repo:demo/widgets path:src/parts       (commits that touched it; bare /history: below)
+  /history repo:demo/widgets path:src/parts       (the commits that touched it, 10 a page)
   /owners repo:demo/widgets path:src              (who knows it; the chart's PNG is saved, path printed)
   /whoami
   /token status · /token set · /token clear      (admin commands)
@@ -115,7 +115,7 @@ export const CHAT_HELP = `Type a slash command as in Discord, options as name:va
   /settings private-answers in-channel:true · /settings show
   /settings repo repo:demo/widgets                (a bare #123 in a message refers to it)
   /login · /logout                                (your own GitHub sign-in)
-Right-click a message: /history lists #code-links (messages with GitHub links), numbered; then
+Right-click a message: /messages lists #code-links (messages with GitHub links), numbered; then
   /menu Blame lines 1 · /menu Show code 3         (the message's Apps menu: its links answered)
   /menu Preview links 11                          (issues, pull requests, commits of a message)
 Press Tab after repo: or path: to autocomplete. Type a button's number to press it.
@@ -127,7 +127,7 @@ Sign in: /login prints the local device page and a code. Open the page in a brow
 chat answer for you: /approve [login] (default ${OTHER_LOGIN}, who alone sees ${DEMO_REPOSITORIES.diary})
 or /deny. Then /whoami says \`you\`.
 Sandbox only: /demo (what the demo world holds), /as member|admin (Manage Server or not; you stay
-the same person, signed in or not), /history, /menu, /approve, /deny, /help, /quit.`;
+the same person, signed in or not), /messages, /menu, /approve, /deny, /help, /quit.`;
 
 /** How long a posted message waits for its automatic preview before the chat moves on. */
 const PREVIEW_WAIT_MS = 3_000;
@@ -452,7 +452,8 @@ export function createChatSession(options: ChatSessionOptions): ChatSession {
       if (approve) return await answerSignIn(true, approve[1] ?? OTHER_LOGIN);
       if (line === "/deny") return await answerSignIn(false, "");
       if (/^\d+$/.test(line)) return await press(Number(line));
-      if (line === "/history") {
+      // `/history` with options is the bot's command; bare, it was this list before /history existed.
+      if (line === "/messages" || line === "/history") {
         screen.print(formatHistory(world.discord));
         return "ok";
       }

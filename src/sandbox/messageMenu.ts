@@ -2,7 +2,7 @@ import { ApplicationCommandType, type APIApplicationCommand, type APIUser } from
 import type { MessageView } from "./discord/index.js";
 
 /**
- * The terminal's stand-in for right-clicking a message: `/history` lists the messages of
+ * The terminal's stand-in for right-clicking a message: `/messages` lists the messages of
  * #code-links by number, `/menu <Apps entry> <number>` uses a message menu on one of them.
  */
 
@@ -14,10 +14,10 @@ export interface HistorySource {
   channels: { codeLinks: string };
 }
 
-/** Characters of a message shown per line of `/history`. */
+/** Characters of a message shown per line of `/messages`. */
 const PREVIEW_WIDTH = 160;
 
-/** The channel's messages everyone sees, oldest first: `/history` numbers them from 1. */
+/** The channel's messages everyone sees, oldest first: `/messages` numbers them from 1. */
 function history(source: HistorySource): MessageView[] {
   return source.messagesIn(source.channels.codeLinks, { includeEphemeral: false });
 }
@@ -30,7 +30,7 @@ export function menuNames(source: Pick<HistorySource, "commands">): string[] {
     .map((command) => command.name);
 }
 
-/** What `/history` prints: each message of #code-links with its number, author and text (one line). */
+/** What `/messages` prints: each message of #code-links with its number, author and text (one line). */
 export function formatHistory(source: HistorySource): string {
   const byId = new Map(Object.values(source.users).map((user) => [user.id, user]));
   const lines = history(source).map((message, index) => {
@@ -52,13 +52,13 @@ export function formatHistory(source: HistorySource): string {
 
 /**
  * Reads `/menu <name> <number>`: the menu (its name as registered, any case) and the message
- * `/history` shows under that number (`3` or `m3`).
+ * `/messages` shows under that number (`3` or `m3`).
  * @throws Error saying what to type instead.
  */
 export function parseMenuLine(line: string, source: HistorySource): { name: string; messageId: string } {
   const match = /^\/menu\s+(.+?)\s+m?(\d+)$/i.exec(line.trim());
   const menus = menuNames(source);
-  const usage = `type /menu <${menus.join(" | ") || "menu"}> <message number>; /history lists the numbers`;
+  const usage = `type /menu <${menus.join(" | ") || "menu"}> <message number>; /messages lists the numbers`;
   if (!match) throw new Error(usage);
   const name = menus.find((menu) => menu.toLowerCase() === match[1]!.toLowerCase());
   if (!name) throw new Error(`no message menu «${match[1]}»: ${usage}`);
@@ -66,7 +66,7 @@ export function parseMenuLine(line: string, source: HistorySource): { name: stri
   const message = messages[Number(match[2]) - 1];
   if (!message) {
     throw new Error(
-      `no message [m${match[2]}] in #code-links: it has ${messages.length}; /history lists them`,
+      `no message [m${match[2]}] in #code-links: it has ${messages.length}; /messages lists them`,
     );
   }
   return { name, messageId: message.id };

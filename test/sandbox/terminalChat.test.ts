@@ -270,8 +270,8 @@ describe("npm run sandbox -- --command", () => {
     expect(run.text).toContain('echo "$TOKEN" | npm run sandbox -- --command "/token set"');
   });
 
-  it("right-clicks a permalink of #code-links: /history numbers the messages, /menu Blame lines blames its lines", async () => {
-    const run = await oneShot(["/history", "/menu Blame lines 1"]);
+  it("right-clicks a permalink of #code-links: /messages numbers the messages, /menu Blame lines blames its lines", async () => {
+    const run = await oneShot(["/messages", "/menu Blame lines 1"]);
     expect(run.code).toBe(0);
     expect(run.text).toMatch(
       /\[m1\] \S+: The scheduler's main loop is here: https:\/\/github\.com\/demo\/widgets\/blob\/main\/src\/engine\.ts#L10-L20/,
@@ -289,7 +289,7 @@ describe("npm run sandbox -- --command", () => {
     expect(noMenu.text).toContain("no message menu «Frobnicate»");
     const noMessage = await oneShot(["/menu show code 999"]);
     expect(noMessage.code).toBe(1);
-    expect(noMessage.text).toMatch(/no message \[m999\] in #code-links: it has \d+; \/history lists them/);
+    expect(noMessage.text).toMatch(/no message \[m999\] in #code-links: it has \d+; \/messages lists them/);
   });
 
   it("posts a plain line in #general, and shows the automatic preview it gets, whose Dismiss removes it", async () => {
