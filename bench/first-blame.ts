@@ -1,0 +1,188 @@
+/**
+ * What a first `/blame` costs the bot (issue 23 item 2): the CPU of one blame nobody asked before
+ * (the GraphQL body read and parsed, the answer checked and shaped, stored in SQLite and in the hot
+ * tier, the public copy included), and the bytes it leaves in the SQLite cache. 200, 2,000 and
+ * 10,000 lines, a public repository, the default branch (so by ref, as a first `/blame` is).
+ *
+ * GitHub is replayed from memory through the client's injected `fetch`: a body built once per file
+ * before the clock starts, so the CPU counted is the bot's own (process.cpuUsage, user + system,
+ * which counts SQLite's worker threads too), not a stand-in's. Every range names one of 50 commits,
+ * as a real file's blame does (578 ranges for 2,000 lines in the issue's measure).
+ *
+ *   npx tsx bench/first-blame.ts
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import KeyvSqlite from "@keyv/sqlite";
+import { createScout } from "../src/answers/createScout.js";
+import { createRecentRepositories } from "../src/answers/recentRepositories.js";
+import { createAnswerCache } from "../src/cache/answerCache.js";
+import { openStores } from "../src/cache/openStores.js";
+import { hotTierBytes } from "../src/createServices.js";
+import { createGitHubClient } from "../src/github/index.js";
+import { silentLogger } from "../src/logger.js";
+import type { ResolvedToken } from "../src/tokens/tokenResolver.js";
+
+const SIZES = [200, 2_000, 10_000] as const;
+const WARMUP = 5;
+const RUNS = 15;
+const COMMITS = 50;
+/** Lines per range in the issue's measure (2,000 lines, 578 ranges). */
+const LINES_PER_RANGE = 2_000 / 578;
+
+const hex = (seed: number): string => {
+  let out = "";
+  let state = seed * 2_654_435_761 + 1;
+  while (out.length < 40) {
+    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+    out += state.toString(16);
+  }
+  return out.slice(0, 40);
+};
+
+/** The Blame document's answer for a file of `lines` lines at `path`, as GitHub writes it. */
+function blameBody(lines: number, path: string): string {
+  const text = Array.from({ length: lines }, (_, i) => `  const value${i} = compute(${i}, "x");`).join("\n");
+  const commits = Array.from({ length: COMMITS }, (_, i) => {
+    const oid = hex(i + 1);
+    return {
+      oid,
+      abbreviatedOid: oid.slice(0, 7),
+      messageHeadline: `Rework the engine's widget cache, part ${i + 1} of the refactor`,
+      url: `https://github.com/demo/widgets/commit/${oid}`,
+      authoredDate: "2026-01-02T03:04:05Z",
+      committedDate: "2026-01-02T03:04:05Z",
+      author: {
+        name: `Author ${i % 7}`,
+        email: `author${i % 7}@example.com`,
+        user: { login: `author${i % 7}` },
+      },
+    };
+  });
+  const rangeCount = Math.max(1, Math.round(lines / LINES_PER_RANGE));
+  const ranges = Array.from({ length: rangeCount }, (_, i) => ({
+    startingLine: Math.floor((i * lines) / rangeCount) + 1,
+    endingLine: Math.floor(((i + 1) * lines) / rangeCount),
+    age: 1 + (i % 10),
+    commit: commits[(i * 7) % COMMITS],
+  }));
+  const head = hex(999);
+  return JSON.stringify({
+    data: {
+      repository: {
+        nameWithOwner: "demo/widgets",
+        url: "https://github.com/demo/widgets",
+        isPrivate: false,
+        visibility: "PUBLIC",
+        defaultBranchRef: { name: "main" },
+        object: {
+          __typename: "Commit",
+          oid: head,
+          url: `https://github.com/demo/widgets/commit/${head}`,
+          committedDate: "2026-01-03T00:00:00Z",
+          blame: { ranges },
+          file: {
+            path,
+            object: {
+              __typename: "Blob",
+              oid: hex(lines),
+              text,
+              isBinary: false,
+              byteSize: Buffer.byteLength(text),
+              isTruncated: false,
+            },
+          },
+        },
+        entry: { __typename: "Commit", file: { type: "blob", mode: 33188 } },
+      },
+    },
+  });
+}
+
+const median = (values: number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+
+/** Runs the benchmark and returns the lines to print. */
+export async function benchFirstBlame(): Promise<string[]> {
+  const dataDir = await mkdtemp(join(tmpdir(), "reposcout-first-blame-"));
+  const logger = silentLogger();
+  const stores = await openStores({ dataDir, logger, sweepIntervalMs: 0 });
+  const bodies = new Map<string, string>();
+  const github = createGitHubClient({
+    graphqlUrl: "https://api.github.invalid/graphql",
+    restUrl: "https://api.github.invalid",
+    version: "bench",
+    logger,
+    fingerprint: () => "1".repeat(32),
+    fetch: async (_input, init) => {
+      const { variables } = JSON.parse(String(init?.body)) as { variables: { path: string } };
+      const body = bodies.get(variables.path);
+      if (body === undefined) throw new Error(`no body for ${variables.path}`);
+      return new Response(body, { status: 200, headers: { "content-type": "application/json" } });
+    },
+  });
+  const cache = createAnswerCache({
+    store: stores.cache,
+    logger,
+    shortTtlMs: 60_000,
+    coordination: stores.coordination,
+    hotTierBytes: hotTierBytes(512),
+  });
+  const resolved: ResolvedToken = { token: "ghp_bench", origin: "default", fingerprint: "1".repeat(32) };
+  const scout = createScout({
+    github,
+    cache,
+    tokens: { resolve: async () => resolved, forget: async () => undefined },
+    recent: createRecentRepositories(),
+  });
+  const sqlite = new KeyvSqlite({ uri: `sqlite://${join(dataDir, "cache.sqlite")}` });
+  const storedBytes = async (): Promise<number> =>
+    (
+      (await sqlite.query(
+        "SELECT SUM(LENGTH(CAST(key AS BLOB)) + LENGTH(CAST(value AS BLOB))) AS n FROM keyv",
+      )) as Array<{
+        n: number | null;
+      }>
+    )[0]?.n ?? 0;
+  const settled = async (): Promise<void> => {
+    while (cache.inFlight() > 0) await new Promise((resolve) => setTimeout(resolve, 1));
+  };
+
+  const out = [
+    `first /blame of a public file by branch (GitHub replayed from memory; ${COMMITS} commits; median of ${RUNS})`,
+  ];
+  try {
+    let file = 0;
+    for (const lines of SIZES) {
+      const paths = Array.from({ length: WARMUP + RUNS }, () => `src/file-${(file += 1)}.ts`);
+      for (const path of paths) bodies.set(path, blameBody(lines, path));
+      const cpu: number[] = [];
+      const bytes: number[] = [];
+      for (const [index, path] of paths.entries()) {
+        const before = await storedBytes();
+        const started = process.cpuUsage();
+        await scout.blame({ guildId: "1", userId: "2" }, { repo: { owner: "demo", name: "widgets" }, path });
+        await settled();
+        const used = process.cpuUsage(started);
+        if (index < WARMUP) continue;
+        cpu.push((used.user + used.system) / 1000);
+        bytes.push((await storedBytes()) - before);
+      }
+      const bodyKb = Buffer.byteLength(bodies.get(paths[0] ?? "") ?? "") / 1024;
+      out.push(
+        `  ${String(lines).padStart(6)} lines (body ${bodyKb.toFixed(0)} KB): CPU ${median(cpu).toFixed(1)} ms, stored ${(median(bytes) / 1024).toFixed(0)} KB per answer`,
+      );
+    }
+  } finally {
+    await sqlite.disconnect();
+    await stores.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+  return out;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  for (const line of await benchFirstBlame()) console.log(line);
+}
