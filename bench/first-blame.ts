@@ -9,7 +9,7 @@
  * which counts SQLite's worker threads too), not a stand-in's. Every range names one of 50 commits,
  * as a real file's blame does (578 ranges for 2,000 lines in the issue's measure).
  *
- *   npx tsx bench/first-blame.ts
+ *   npx tsx bench/first-blame.ts [lines...]
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -25,9 +25,9 @@ import { createGitHubClient } from "../src/github/index.js";
 import { silentLogger } from "../src/logger.js";
 import type { ResolvedToken } from "../src/tokens/tokenResolver.js";
 
-const SIZES = [200, 2_000, 10_000] as const;
+const SIZES = [200, 2_000, 10_000];
 const WARMUP = 5;
-const RUNS = 15;
+const RUNS = Number(process.env.BENCH_RUNS ?? 25);
 const COMMITS = 50;
 /** Lines per range in the issue's measure (2,000 lines, 578 ranges). */
 const LINES_PER_RANGE = 2_000 / 578;
@@ -105,7 +105,7 @@ const median = (values: number[]): number =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
 /** Runs the benchmark and returns the lines to print. */
-export async function benchFirstBlame(): Promise<string[]> {
+export async function benchFirstBlame(sizes: readonly number[] = SIZES): Promise<string[]> {
   const dataDir = await mkdtemp(join(tmpdir(), "reposcout-first-blame-"));
   const logger = silentLogger();
   const stores = await openStores({ dataDir, logger, sweepIntervalMs: 0 });
@@ -155,7 +155,7 @@ export async function benchFirstBlame(): Promise<string[]> {
   ];
   try {
     let file = 0;
-    for (const lines of SIZES) {
+    for (const lines of sizes) {
       const paths = Array.from({ length: WARMUP + RUNS }, () => `src/file-${(file += 1)}.ts`);
       for (const path of paths) bodies.set(path, blameBody(lines, path));
       const cpu: number[] = [];
@@ -172,7 +172,7 @@ export async function benchFirstBlame(): Promise<string[]> {
       }
       const bodyKb = Buffer.byteLength(bodies.get(paths[0] ?? "") ?? "") / 1024;
       out.push(
-        `  ${String(lines).padStart(6)} lines (body ${bodyKb.toFixed(0)} KB): CPU ${median(cpu).toFixed(1)} ms, stored ${(median(bytes) / 1024).toFixed(0)} KB per answer`,
+        `  ${String(lines).padStart(6)} lines (body ${bodyKb.toFixed(0)} KB): CPU median ${median(cpu).toFixed(1)} ms (min ${Math.min(...cpu).toFixed(1)}), stored ${(median(bytes) / 1024).toFixed(0)} KB per answer`,
       );
     }
   } finally {
@@ -184,5 +184,9 @@ export async function benchFirstBlame(): Promise<string[]> {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  for (const line of await benchFirstBlame()) console.log(line);
+  const asked = process.argv
+    .slice(2)
+    .map(Number)
+    .filter((lines) => lines > 0);
+  for (const line of await benchFirstBlame(asked.length > 0 ? asked : SIZES)) console.log(line);
 }

@@ -53,13 +53,19 @@ export function approximateBytes(value: unknown): number {
       if (seen.has(next)) continue;
       seen.add(next);
       bytes += VALUE_BYTES;
+      // Numbers and booleans are weighed in place, not queued: a blame's ranges are mostly numbers.
       if (Array.isArray(next)) {
-        for (const item of next) pending.push(item);
+        for (const item of next as unknown[]) {
+          if (item !== null && (typeof item === "object" || typeof item === "string")) pending.push(item);
+          else bytes += VALUE_BYTES;
+        }
       } else {
         // for...in, not Object.entries: no array of pairs made for every object walked.
         for (const key in next) {
           bytes += VALUE_BYTES + key.length * 2;
-          pending.push((next as Record<string, unknown>)[key]);
+          const item = (next as Record<string, unknown>)[key];
+          if (item !== null && (typeof item === "object" || typeof item === "string")) pending.push(item);
+          else bytes += VALUE_BYTES;
         }
       }
     } else {
