@@ -6,6 +6,7 @@
 import { benchCacheBound } from "./cache-bound.js";
 import { benchEndToEnd } from "./end-to-end.js";
 import { benchFairAdmission } from "./fair-admission.js";
+import { benchFirstBlame } from "./first-blame.js";
 import { benchFormatBlame } from "./format-blame.js";
 import { benchPreviewLatency, benchPreviewMemory } from "./link-previews.js";
 import { benchIssues } from "./issues.js";
@@ -26,6 +27,7 @@ const sections: Array<[string, () => Promise<string[]>]> = quick
   : [
       ["GitHub stand-in", benchStandinBlame],
       ["Formatting", benchFormatBlame],
+      ["First /blame: CPU and bytes stored (issue 23)", benchFirstBlame],
       ["Cache bound (LRU bookkeeping)", benchCacheBound],
       ["Cache bound in Redis (memory Redis holds per booked MB)", benchRedisMemory],
       ["Fair admission (one person floods, another asks)", benchFairAdmission],

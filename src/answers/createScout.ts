@@ -20,8 +20,10 @@ import { againIfTokenReplaced, createUpstream } from "./upstream.js";
  * `visibility`. Entries of version 1 (no visibility) are never read, so an answer cached before
  * is never shown as public, nor taken as private, on a guess. 3 since a symbolic link is a
  * `symlink` answer: a link cached before as a file whose text is its target is never read again.
+ * 4 since a blame is stored with a table of its commits (../cache/storedForms.ts) and a shared
+ * answer once (`keptAt`): entries of the old forms are simply misses.
  */
-const REPOSITORY_ANSWER_VERSION = 3;
+const REPOSITORY_ANSWER_VERSION = 4;
 
 /** A full commit id: an answer asked for by it is pinned from the start. */
 const FULL_OID = /^[0-9a-f]{40}$/i;
@@ -148,6 +150,8 @@ export function createScout(options: {
             ...pinnedKey(oid),
             fingerprint,
             ttl: "pinned",
+            // A public answer is kept once, in the shared scope (published by `admitted`).
+            keptAt: (value) => publicAnswers.keptAt(pinnedKey(oid), value),
             fetch: () =>
               admitted(oid, false).catch((error: unknown) => {
                 // The commit id came from the cache, not from the user: name what they asked for.
@@ -163,13 +167,27 @@ export function createScout(options: {
             ttl: "short",
             version: REPOSITORY_ANSWER_VERSION,
             args: { ...repo, ref, path: args.path },
+            // The answer at the branch is the answer at its commit: kept there, once.
+            keptAt: (value) =>
+              publicAnswers.keptAt(pinnedKey(value.commit.oid), value) ?? {
+                ...pinnedKey(value.commit.oid),
+                fingerprint,
+              },
             fetch: async () => {
               const value = await admitted(args.ref, true);
               // One call answered two questions: remember both, each for as long as it holds.
               await Promise.all([
                 cache.put({ ...refRequest, ttl: "short" }, value.commit.oid),
                 cache.put({ ...refRequest, kind: "refs-last", ttl: "pinned" }, value.commit.oid),
-                cache.put({ ...pinnedKey(value.commit.oid), fingerprint, ttl: "pinned" }, value),
+                cache.put(
+                  {
+                    ...pinnedKey(value.commit.oid),
+                    fingerprint,
+                    ttl: "pinned",
+                    keptAt: () => publicAnswers.keptAt(pinnedKey(value.commit.oid), value),
+                  },
+                  value,
+                ),
               ]);
               return value;
             },

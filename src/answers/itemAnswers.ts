@@ -83,6 +83,8 @@ export function createItemAnswers(options: {
           ...key,
           kind: "issue",
           ttl: "short",
+          // A merged pull request is kept once, as `issue-done` (issue 23: store once).
+          keptAt: (value) => (value.state === "merged" ? { ...key, kind: "issue-done" } : undefined),
           fetch: async () => {
             const value = await upstream(asker, resolved, "graphql", (token) =>
               github.issueOrPullRequest(token, args),
@@ -131,6 +133,8 @@ export function createItemAnswers(options: {
               version: ITEM_ANSWER_VERSION,
               ttl: "short",
               args: { ...repo, ref: args.ref ?? "HEAD" },
+              // The commit a ref names is kept once, at its id (issue 23: store once).
+              keptAt: (value) => pinnedKey(value.oid),
               fetch: async () => {
                 const value = await read(args.ref);
                 // One call answered two questions: the ref now, and the commit for good.

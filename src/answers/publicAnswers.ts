@@ -1,4 +1,4 @@
-import type { AnswerCache, CachedAnswer } from "../cache/answerCache.js";
+import type { AnswerCache, CacheKeyRequest, CachedAnswer } from "../cache/answerCache.js";
 import type { RepositoryAccess, RepositoryHeader } from "../github/types.js";
 import type { ResolvedToken, TokenAsker } from "../tokens/tokenResolver.js";
 import { isPrivateRepository, type PrivateAccess } from "./privateAccess.js";
@@ -39,6 +39,11 @@ export interface PublicAnswers {
   pinned<T>(key: PinnedKey, asker: TokenAsker, resolved: ResolvedToken): Promise<CachedAnswer<T> | undefined>;
   /** Shares a freshly fetched answer when its repository is public (and the commit of `ref`). */
   publish(key: PinnedKey, value: { repository: RepositoryHeader }, ref?: string): Promise<void>;
+  /**
+   * Where a pinned answer is kept once it is shared: the public scope for a public repository (a
+   * token's own key then names it rather than holding a second copy); undefined for a private one.
+   */
+  keptAt(key: PinnedKey, value: { repository: RepositoryHeader }): CacheKeyRequest | undefined;
   /** Shares where `ref` of a public repository points, freshly read. */
   publishRef(repo: RepoArgs, ref: string, oid: string, facts: RepositoryAccess): Promise<void>;
 }
@@ -87,6 +92,9 @@ export function createPublicAnswers(options: {
         cache.put({ ...checkRequest(repo), ttl: "short" }, true),
         ...(ref !== undefined ? [putRef(repo, ref, key.args.oid)] : []),
       ]);
+    },
+    keptAt(key, value) {
+      return isPrivateRepository(value.repository) ? undefined : { ...key, fingerprint: PUBLIC_SCOPE };
     },
     async publishRef(repo, ref, oid, facts) {
       if (isPrivateRepository(facts)) return;

@@ -4,6 +4,7 @@ import type { Logger } from "../logger.js";
 import type { Coordination } from "./coordination.js";
 import type { CacheStore } from "./guardedStore.js";
 import { createHotTier, type HotTier } from "./hotTier.js";
+import { STORED_FORMS, type StoredForm } from "./storedForms.js";
 
 /** What a cache key may be built from: flat, already-normalized arguments. */
 export type CacheArgValue = string | number | boolean | null | undefined;
@@ -31,7 +32,16 @@ export interface CacheRequest<T> {
   fetch: () => Promise<T>;
   /** Bump when the shape of T changes, so entries of the old shape are never read. Default 1. */
   version?: number;
+  /**
+   * Where the answer is kept, when elsewhere: this key then holds only that place, a few bytes,
+   * never a second copy (a public answer is kept once, in the shared scope; a blame by branch is
+   * the blame at its commit). The caller stores the answer there first. Absent or undefined: here.
+   */
+  keptAt?: (value: T) => CacheKeyRequest | undefined;
 }
+
+/** What names an entry: a request without its fetch and lifetime. */
+export type CacheKeyRequest = Pick<CacheRequest<unknown>, "kind" | "args" | "fingerprint" | "version">;
 
 export interface CachedAnswer<T> {
   /** Shared by every caller of the same request: treat it as read-only. */
@@ -104,20 +114,28 @@ export function answerCacheKey(kind: string, fingerprint: string, args: CacheArg
   return `${head}#${createHash("sha256").update(json).digest("hex")}`;
 }
 
-/** What the store holds for one answer. */
+/** What the store holds for one answer: the answer, or where it is kept (`at`, see `keptAt`). */
 interface StoredAnswer {
-  value: unknown;
+  value?: unknown;
+  at?: { kind: string; key: string };
   fetchedAt: string;
   /** Epoch ms, checked against the cache's clock (the store's own expiry uses the wall clock). */
   expiresAt: number;
 }
 
+/** A record that holds its answer. */
+type HeldAnswer = StoredAnswer & { value: unknown };
+
 function asStoredAnswer(raw: unknown): StoredAnswer | undefined {
   if (raw === null || typeof raw !== "object") return undefined;
   const record = raw as Partial<StoredAnswer>;
-  if (!("value" in record) || record.value === undefined) return undefined;
   if (typeof record.fetchedAt !== "string" || typeof record.expiresAt !== "number") return undefined;
-  return record as StoredAnswer;
+  if (record.value !== undefined) return record as StoredAnswer;
+  const at = record.at;
+  if (at && typeof at === "object" && typeof at.kind === "string" && typeof at.key === "string") {
+    return record as StoredAnswer;
+  }
+  return undefined;
 }
 
 export interface AnswerCacheOptions {
@@ -145,6 +163,8 @@ export interface AnswerCacheOptions {
   hotTierBytes?: number;
   /** Told of every lookup of `getOrFetch`: the kind of answer and whether it was held (metrics). */
   onLookup?: (kind: string, result: "hit" | "miss") => void;
+  /** The compact form each kind of answer is stored in (./storedForms.ts). Default {@link STORED_FORMS}. */
+  storedForms?: Readonly<Record<string, StoredForm>>;
 }
 
 /** How long a claim on a fetch lasts at most: a process that dies while fetching frees it then. */
@@ -200,21 +220,58 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
   const inflight = new Map<string, Promise<CachedAnswer<unknown>>>();
   const logger = options.logger;
   const hot: HotTier | undefined = options.hotTierBytes ? createHotTier(options.hotTierBytes) : undefined;
+  const forms = options.storedForms ?? STORED_FORMS;
 
-  /** The live record of `key`: the hot tier's, else the store's (then kept in the hot tier). */
-  async function read(store: CacheStore, key: string): Promise<StoredAnswer | undefined> {
+  /**
+   * The live record of `key` as kept: the hot tier's, else the store's, read back from its stored
+   * form (then kept in the hot tier). A record in a form that does not read back is a miss.
+   */
+  async function readRecord(kind: string, key: string): Promise<StoredAnswer | undefined> {
     const held = hot?.get(key, now());
     if (held) return held;
-    const stored = asStoredAnswer(await store.get(key));
+    const stored = asStoredAnswer(await options.store(kind).get(key));
     if (!stored || stored.expiresAt <= now()) return undefined;
+    const form = forms[kind];
+    if (form && stored.value !== undefined) {
+      const value = form.decode(stored.value);
+      if (value === undefined) return undefined;
+      stored.value = value;
+    }
     hot?.set(key, stored);
     return stored;
   }
 
-  /** Writes a record to the store, and to the hot tier at once (the store's write may fail). */
-  function write(store: CacheStore, key: string, record: StoredAnswer, ttlMs: number): Promise<void> {
-    hot?.set(key, record);
-    return store.set(key, record, ttlMs);
+  /** The answer at `key`: its own, or the one where it is kept (one step, never further). */
+  async function read(kind: string, key: string): Promise<HeldAnswer | undefined> {
+    const record = await readRecord(kind, key);
+    if (!record?.at) return record as HeldAnswer | undefined;
+    const kept = await readRecord(record.at.kind, record.at.key);
+    if (!kept || kept.at) return undefined;
+    return { ...(kept as HeldAnswer), expiresAt: Math.min(record.expiresAt, kept.expiresAt) };
+  }
+
+  /**
+   * The record to keep for `value` at this request: the value itself, or where it is kept. Written
+   * to the store in its kind's stored form, and to the hot tier as is (the store's write may fail).
+   */
+  function write(
+    request: Omit<CacheRequest<unknown>, "fetch" | "ttl">,
+    key: string,
+    record: HeldAnswer,
+    ttlMs: number,
+  ): Promise<void> {
+    const kept = request.keptAt?.(record.value);
+    const own: StoredAnswer = kept
+      ? {
+          at: { kind: kept.kind, key: answerCacheKey(kept.kind, kept.fingerprint, kept.args, kept.version) },
+          fetchedAt: record.fetchedAt,
+          expiresAt: record.expiresAt,
+        }
+      : record;
+    hot?.set(key, own);
+    const form = forms[request.kind];
+    const stored = form && !kept ? { ...own, value: form.encode(own.value) } : own;
+    return options.store(request.kind).set(key, stored, ttlMs);
   }
 
   return {
@@ -223,11 +280,10 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
       const joined = inflight.get(key);
       if (joined) return joined as Promise<CachedAnswer<T>>;
 
-      const store = options.store(request.kind);
       const ttlMs = request.ttl === "pinned" ? pinnedTtlMs : options.shortTtlMs;
       let writing: Promise<void> | undefined;
       const run = (async (): Promise<CachedAnswer<T>> => {
-        const stored = await read(store, key);
+        const stored = await read(request.kind, key);
         options.onLookup?.(request.kind, stored ? "hit" : "miss");
         if (stored) {
           logger.debug({ kind: request.kind, fromCache: true }, "cache hit");
@@ -238,8 +294,8 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
           const fetchedAtMs = now();
           const fetchedAt = new Date(fetchedAtMs).toISOString();
           if (value !== undefined) {
-            const record: StoredAnswer = { value, fetchedAt, expiresAt: fetchedAtMs + ttlMs };
-            writing = write(store, key, record, ttlMs);
+            const record: HeldAnswer = { value, fetchedAt, expiresAt: fetchedAtMs + ttlMs };
+            writing = write(request as CacheRequest<unknown>, key, record, ttlMs);
           }
           logger.debug({ kind: request.kind, fromCache: false }, "cache miss: fetched");
           return { value, fetchedAt, fromCache: false };
@@ -251,7 +307,7 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
           key,
           fetchHere,
           async () => {
-            const found = await read(store, key);
+            const found = await read(request.kind, key);
             return found
               ? { value: found.value as T, fetchedAt: found.fetchedAt, fromCache: true }
               : undefined;
@@ -272,7 +328,7 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
     },
     async peek<T>(request: Omit<CacheRequest<T>, "fetch" | "ttl">): Promise<CachedAnswer<T> | undefined> {
       const key = answerCacheKey(request.kind, request.fingerprint, request.args, request.version);
-      const stored = await read(options.store(request.kind), key);
+      const stored = await read(request.kind, key);
       options.onLookup?.(request.kind, stored ? "hit" : "miss");
       if (!stored) return undefined;
       return { value: stored.value as T, fetchedAt: stored.fetchedAt, fromCache: true };
@@ -282,12 +338,12 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
       const key = answerCacheKey(request.kind, request.fingerprint, request.args, request.version);
       const ttlMs = request.ttl === "pinned" ? pinnedTtlMs : options.shortTtlMs;
       const fetchedAtMs = fetchedAt ? Date.parse(fetchedAt) : now();
-      const record: StoredAnswer = {
+      const record: HeldAnswer = {
         value,
         fetchedAt: new Date(fetchedAtMs).toISOString(),
         expiresAt: fetchedAtMs + ttlMs,
       };
-      await write(options.store(request.kind), key, record, ttlMs);
+      await write(request as Omit<CacheRequest<unknown>, "fetch">, key, record, ttlMs);
     },
     inFlight: () => inflight.size,
     hotTier: () => ({ bytes: hot?.bytes() ?? 0, answers: hot?.size() ?? 0 }),

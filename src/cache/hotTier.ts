@@ -1,8 +1,13 @@
 import { LRUCache } from "lru-cache";
 
-/** What the hot tier keeps of an answer: the record as the store holds it, already parsed. */
+/**
+ * What the hot tier keeps of an answer: the record as the store holds it, already parsed (and
+ * decoded from its stored form). A record that only names where its answer is (`at`, see
+ * ./answerCache.ts) carries no value.
+ */
 export interface HotRecord {
-  value: unknown;
+  value?: unknown;
+  at?: { kind: string; key: string };
   fetchedAt: string;
   /** Epoch ms on the answer cache's clock. */
   expiresAt: number;
@@ -19,14 +24,56 @@ export interface HotRecord {
 export interface HotTier {
   get(key: string, now: number): HotRecord | undefined;
   set(key: string, record: HotRecord): void;
-  /** Bytes held (an estimate: the answer's JSON length, in UTF-16 code units times two). */
+  /** Bytes held (an estimate: see {@link approximateBytes}). */
   bytes(): number;
   /** Answers held. */
   size(): number;
 }
 
-/** Bookkeeping of one entry beside its JSON (the key, the record, the LRU's links). */
+/** Bookkeeping of one entry beside its value (the key, the record, the LRU's links). */
 const ENTRY_OVERHEAD_BYTES = 256;
+/** A number, a boolean, a null or an object's header and slot, roughly, in V8. */
+const VALUE_BYTES = 16;
+
+/**
+ * Roughly the memory an answer holds: two bytes per code unit of its strings and
+ * {@link VALUE_BYTES} per other value and per key. A walk over the parsed value, where
+ * `JSON.stringify` built a whole copy of a large answer only to take its length. An object reached
+ * twice (a blame's commit, named by many ranges) is counted once, as it is held once.
+ */
+export function approximateBytes(value: unknown): number {
+  let bytes = 0;
+  const seen = new Set<object>();
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next === "string") {
+      bytes += VALUE_BYTES + next.length * 2;
+    } else if (next !== null && typeof next === "object") {
+      if (seen.has(next)) continue;
+      seen.add(next);
+      bytes += VALUE_BYTES;
+      // Numbers and booleans are weighed in place, not queued: a blame's ranges are mostly numbers.
+      if (Array.isArray(next)) {
+        for (const item of next as unknown[]) {
+          if (item !== null && (typeof item === "object" || typeof item === "string")) pending.push(item);
+          else bytes += VALUE_BYTES;
+        }
+      } else {
+        // for...in, not Object.entries: no array of pairs made for every object walked.
+        for (const key in next) {
+          bytes += VALUE_BYTES + key.length * 2;
+          const item = (next as Record<string, unknown>)[key];
+          if (item !== null && (typeof item === "object" || typeof item === "string")) pending.push(item);
+          else bytes += VALUE_BYTES;
+        }
+      }
+    } else {
+      bytes += VALUE_BYTES;
+    }
+  }
+  return bytes;
+}
 
 /**
  * Creates the tier, holding at most `maxBytes` (least recently used answers leave first). An answer
@@ -47,13 +94,7 @@ export function createHotTier(maxBytes: number): HotTier {
       return record;
     },
     set(key, record) {
-      let json: string | undefined;
-      try {
-        json = JSON.stringify(record.value);
-      } catch {
-        return;
-      }
-      const size = (json?.length ?? 0) * 2 + key.length * 2 + ENTRY_OVERHEAD_BYTES;
+      const size = approximateBytes(record.value) + key.length * 2 + ENTRY_OVERHEAD_BYTES;
       if (size > maxEntryBytes) {
         lru.delete(key);
         return;

@@ -2,7 +2,7 @@ import { Keyv } from "keyv";
 import { LRUCache } from "lru-cache";
 import type { Logger } from "../logger.js";
 import { createOutageReporter } from "./outageReporter.js";
-import { keyvPrefixed, type Backend } from "./storeBackend.js";
+import { keyvPrefixed, NATIVE_JSON, type Backend } from "./storeBackend.js";
 
 /** The store family in this process's memory (tests, and nothing survives a restart). */
 export function memoryBackend(logger: Logger, windowMs: number, maxBytes: number): Backend {
@@ -25,7 +25,7 @@ export function memoryBackend(logger: Logger, windowMs: number, maxBytes: number
   const reporter = createOutageReporter({ logger, store: "memory", windowMs });
   return {
     backend: "memory",
-    cacheKeyv: (namespace) => new Keyv<unknown>({ store: cacheStore, namespace }),
+    cacheKeyv: (namespace) => new Keyv<unknown>({ store: cacheStore, namespace, ...NATIVE_JSON }),
     durableKeyv: (namespace) => new Keyv<unknown>({ store: durableMap, namespace }),
     cacheGuard: { store: "memory", reporter },
     durableGuard: { store: "memory", reporter },

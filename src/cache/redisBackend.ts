@@ -5,7 +5,7 @@ import { redisCoordination, type RedisCommands } from "./coordination.js";
 import { warnAboutRedisPersistence, type ConfigReader } from "./redisPersistence.js";
 import { createOutageReporter } from "./outageReporter.js";
 import { redisCacheBookkeeping, type RedisScripting } from "./redisCacheBookkeeping.js";
-import { waitAtMost, type Backend } from "./storeBackend.js";
+import { NATIVE_JSON, waitAtMost, type Backend } from "./storeBackend.js";
 
 /** Backoff of Redis reconnections: fast at first, then every 2 s, and never giving up. */
 function redisReconnectDelay(retries: number): number {
@@ -45,17 +45,21 @@ export async function redisBackend(
   } else {
     await warnAboutRedisPersistence(client as unknown as ConfigReader, logger);
   }
-  const adapter = (namespace: string): Keyv<unknown> => {
+  const adapter = (namespace: string, nativeJson: boolean): Keyv<unknown> => {
     const full = `${prefix}:${namespace}`;
     // throwOnConnectError: if the client is ever closed, the adapter would otherwise reconnect on its own.
     const store = new KeyvRedis(client, { namespace: full, throwOnErrors: true, throwOnConnectError: true });
     // The adapter prefixes keys itself; Keyv must not add a second prefix.
-    return new Keyv<unknown>(store, { namespace: full, useKeyPrefix: false });
+    return new Keyv<unknown>(store, {
+      namespace: full,
+      useKeyPrefix: false,
+      ...(nativeJson ? NATIVE_JSON : {}),
+    });
   };
   return {
     backend: "redis",
-    cacheKeyv: adapter,
-    durableKeyv: adapter,
+    cacheKeyv: (namespace) => adapter(namespace, true),
+    durableKeyv: (namespace) => adapter(namespace, false),
     cacheGuard: { store: "redis", reporter },
     durableGuard: { store: "redis", reporter },
     // KeyvRedis writes `<namespace>::<key>`, the namespace being `<prefix>:<namespace>`.

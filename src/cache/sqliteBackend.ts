@@ -6,7 +6,7 @@ import { ensurePrivateFile, secureDataDir, tightenDataFiles, warnAboutModes } fr
 import { createOutageReporter } from "./outageReporter.js";
 import { sqliteCacheBookkeeping } from "./sqliteCacheBookkeeping.js";
 import type { CacheBookkeeping } from "./cacheBound.js";
-import { keyvPrefixed, type Backend } from "./storeBackend.js";
+import { keyvPrefixed, NATIVE_JSON, type Backend } from "./storeBackend.js";
 
 /**
  * Opens one SQLite file with one connection, shared by the namespaces of a family (Keyv prefixes
@@ -58,7 +58,7 @@ export async function sqliteBackend(dataDir: string, logger: Logger, windowMs: n
   }
   return {
     backend: "sqlite",
-    cacheKeyv: (namespace) => new Keyv<unknown>(cacheFile, { namespace }),
+    cacheKeyv: (namespace) => new Keyv<unknown>(cacheFile, { namespace, ...NATIVE_JSON }),
     durableKeyv: (namespace) => new Keyv<unknown>(vaultFile, { namespace }),
     cacheGuard: {
       store: "sqlite:cache",

@@ -1,4 +1,4 @@
-import type { Keyv } from "keyv";
+import type { Deserialize, DeserializedData, Keyv, Serialize } from "keyv";
 import type { CacheBookkeeping } from "./cacheBound.js";
 import type { Coordination } from "./coordination.js";
 import type { GuardOptions } from "./guardedStore.js";
@@ -25,6 +25,18 @@ export interface Backend {
   sweep(now: number): Promise<number>;
   close(): Promise<void>;
 }
+
+/**
+ * The cache family's Keyv (de)serializer: the runtime's own JSON. Keyv's default walks every value
+ * in JavaScript to escape strings that begin with `:` and to write Buffers as base64 (issue 23: it
+ * was most of the cost of storing a large answer); nothing the cache keeps is a Buffer, and its
+ * strings need no escape when nothing reads them back as Buffers. The durable family keeps Keyv's
+ * default, so what it already holds reads back exactly as before.
+ */
+export const NATIVE_JSON: { serialize: Serialize; deserialize: Deserialize } = {
+  serialize: (data) => JSON.stringify(data),
+  deserialize: <Value>(data: string) => JSON.parse(data) as DeserializedData<Value>,
+};
 
 /** Keyv's own prefixing of a key with its namespace (`_getKeyPrefix`), for the books. */
 export function keyvPrefixed(namespace: string, key: string): string {

@@ -155,7 +155,7 @@ export function userAgentFor(version: string): string {
 }
 
 /**
- * Creates the GitHub client: GraphQL through graphql-request, REST through `fetch`, both with a
+ * Creates the GitHub client: GraphQL and REST both through `fetch` (one POST a GraphQL call), with a
  * deadline of at most 10 s per call, one retry of a reset connection or a 502/503, rate-limit
  * bookkeeping per token fingerprint, and every answer checked with zod.
  */

@@ -82,7 +82,7 @@ export const BLAME_QUERY = `query Blame($owner: String!, $name: String!, $expres
           ... on Tag { target { __typename ...EntryAtCommit } } } } } } } } }
 fragment BlameAtCommit on Commit { oid url committedDate
   blame(path: $path) { ranges { startingLine endingLine age
-    commit { oid abbreviatedOid messageHeadline url authoredDate committedDate author { name email user { login } } } } }
+    commit { oid abbreviatedOid messageHeadline url authoredDate committedDate author { name user { login } } } } }
   file(path: $path) { path object { __typename ... on Blob { oid text isBinary byteSize isTruncated } } } }
 fragment EntryAtCommit on Commit { file(path: $path) { type mode } }`;
 

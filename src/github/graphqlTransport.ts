@@ -1,4 +1,3 @@
-import { GraphQLClient } from "graphql-request";
 import type { z } from "zod";
 import { DOCUMENTS, type OperationName } from "./documents.js";
 import { GitHubUnauthorizedError, UpstreamError, type GitHubErrorContext } from "./errors.js";
@@ -50,54 +49,33 @@ export interface GraphQLTransport {
   execute<T>(call: GraphQLCall<T>): Promise<GraphQLResult<T>>;
 }
 
-/** Statuses whose Response may not carry a body. */
-const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
-
 /**
- * Creates the GraphQL transport. graphql-request builds and sends the request (POST, JSON body
- * `{query, variables, operationName}`); its `fetch` is wrapped so this module sees the answer as
- * it came over the wire (status, headers, body text) and interprets it by GitHub's rules, which
- * graphql-request's own error handling does not know (a 200 that is a rate limit, a 403 that is a
- * secondary limit, partial data).
+ * Creates the GraphQL transport. A GraphQL call over HTTP is one POST of `{query, variables,
+ * operationName}` as JSON; the answer is read once, as it came over the wire (status, headers,
+ * body text), and interpreted by GitHub's rules (a 200 that is a rate limit, a 403 that is a
+ * secondary limit, partial data). graphql-request did the POST before (issue 23): it parsed each
+ * document again on every call and read and parsed the body a second time, only for this module
+ * to discard what it made of it.
  */
 export function createGraphQLTransport(options: GraphQLTransportOptions): GraphQLTransport {
-  async function sendOnce(
-    call: GraphQLCall<unknown>,
-    signal: AbortSignal,
-    capture: { exchange?: HttpExchange },
-  ): Promise<HttpExchange> {
-    capture.exchange = undefined;
-    const capturingFetch: typeof fetch = async (input, init) => {
-      const response = await options.fetch(input, { ...init, signal });
-      const bodyText = await response.text();
-      capture.exchange = { status: response.status, headers: response.headers, bodyText };
-      return new Response(NULL_BODY_STATUSES.has(response.status) ? null : bodyText, {
-        status: response.status,
-        statusText: response.statusText,
-        headers: response.headers,
-      });
-    };
-    const client = new GraphQLClient(options.url, {
-      fetch: capturingFetch,
-      errorPolicy: "all",
+  async function sendOnce(call: GraphQLCall<unknown>, signal: AbortSignal): Promise<HttpExchange> {
+    const response = await options.fetch(options.url, {
+      method: "POST",
       headers: {
         Authorization: `bearer ${call.token}`,
         "User-Agent": options.userAgent,
         Accept: "application/json",
         "Content-Type": "application/json",
       },
+      // Every document is named after its key in DOCUMENTS (test/github/documents.test.ts).
+      body: JSON.stringify({
+        query: DOCUMENTS[call.operation],
+        variables: call.variables,
+        operationName: call.operation,
+      }),
+      signal,
     });
-    try {
-      await client.rawRequest(DOCUMENTS[call.operation], call.variables);
-    } catch (error) {
-      // graphql-request throws on any non-2xx or non-JSON answer; the captured exchange is what
-      // counts. Without one, the request never got an answer (network, deadline): rethrow.
-      if (capture.exchange === undefined) throw error;
-    }
-    if (capture.exchange === undefined) {
-      throw new Error("graphql-request finished without calling fetch");
-    }
-    return capture.exchange;
+    return { status: response.status, headers: response.headers, bodyText: await response.text() };
   }
 
   return {
@@ -113,10 +91,9 @@ export function createGraphQLTransport(options: GraphQLTransportOptions): GraphQ
       const blocked = options.holdWhileLimited ? preflightError(ctx) : undefined;
       if (blocked) throw blocked;
 
-      const capture: { exchange?: HttpExchange } = {};
       const exchange = await exchangeWithRetry({
         request: ctx.request,
-        send: (signal) => sendOnce(call as GraphQLCall<unknown>, signal, capture),
+        send: (signal) => sendOnce(call as GraphQLCall<unknown>, signal),
         timeoutMs: options.timeoutMs,
         random: options.random,
         sleep: options.sleep,

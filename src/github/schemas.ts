@@ -161,10 +161,10 @@ const blameRangeSchema = z.object({
     url: z.string(),
     authoredDate: z.string(),
     committedDate: z.string(),
+    // No email: a blame shows the name and the login, and GitHub wrote the email in every range.
     author: z
       .object({
         name: z.string().nullable(),
-        email: z.string().nullable(),
         user: z.object({ login: z.string() }).nullable(),
       })
       .nullable(),

@@ -44,6 +44,48 @@ describe("answer cache over a memory store", () => {
     await stores.close();
   });
 
+  it("keeps an answer once where the request says it is kept, and reads it there until either entry ends", async () => {
+    const pinned = { kind: "commit", args: { oid: "c".repeat(40) }, fingerprint: FP_A };
+    const byRef = {
+      kind: "commit-by-ref",
+      args: { ref: "main" },
+      fingerprint: FP_A,
+      ttl: "short" as const,
+      keptAt: () => pinned,
+      fetch: async () => {
+        await cache.put({ ...pinned, ttl: "pinned" }, { text: "the answer" });
+        return { text: "the answer" };
+      },
+    };
+    await cache.getOrFetch(byRef);
+    await idle(cache);
+    const raw = (await stores
+      .cache("commit-by-ref")
+      .get(answerCacheKey("commit-by-ref", FP_A, { ref: "main" }))) as {
+      value?: unknown;
+      at?: unknown;
+    };
+    // The by-ref entry holds where the answer is, not a second copy of it.
+    expect(raw.value).toBeUndefined();
+    expect(raw.at).toEqual({ kind: "commit", key: answerCacheKey("commit", FP_A, pinned.args) });
+    expect(await cache.peek(byRef)).toMatchObject({ value: { text: "the answer" }, fromCache: true });
+    // The by-ref entry ends with the short lifetime although the answer it names lives on.
+    clock += 61_000;
+    expect(await cache.peek(byRef)).toBeUndefined();
+    expect(await cache.peek(pinned)).toMatchObject({ value: { text: "the answer" } });
+  });
+
+  it("reads an entry whose kept answer is gone as a miss", async () => {
+    const pinned = { kind: "commit", args: { oid: "d".repeat(40) }, fingerprint: FP_A };
+    await cache.put(
+      { kind: "commit-by-ref", args: { ref: "dev" }, fingerprint: FP_A, ttl: "short", keptAt: () => pinned },
+      1,
+    );
+    expect(
+      await cache.peek({ kind: "commit-by-ref", args: { ref: "dev" }, fingerprint: FP_A }),
+    ).toBeUndefined();
+  });
+
   it("fetches on a miss, then answers from the store with the first fetch time", async () => {
     let calls = 0;
     const request = {

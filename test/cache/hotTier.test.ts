@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createAnswerCache, type AnswerCache } from "../../src/cache/answerCache.js";
 import { guardCacheKeyv, type CacheStore } from "../../src/cache/guardedStore.js";
 import { createOutageReporter } from "../../src/cache/outageReporter.js";
-import { createHotTier } from "../../src/cache/hotTier.js";
+import { approximateBytes, createHotTier } from "../../src/cache/hotTier.js";
 import { silentLogger } from "../../src/logger.js";
 
 const FP = "0123456789abcdef0123456789abcdef";
@@ -69,6 +69,20 @@ describe("the in-process tier", () => {
     expect(tier.get("k0", 0)).toBeUndefined();
     tier.set("huge", record("y".repeat(10_000)));
     expect(tier.get("huge", 0)).toBeUndefined();
+  });
+
+  it("weighs an answer by what it holds: a commit named by many ranges counts once", () => {
+    const commit = { oid: "a".repeat(40), messageHeadline: "x".repeat(2_000) };
+    const shared = { ranges: Array.from({ length: 100 }, (_, i) => ({ startingLine: i, commit })) };
+    const copied = { ranges: shared.ranges.map((range) => ({ ...range, commit: { ...commit } })) };
+    expect(approximateBytes(shared)).toBeLessThan(approximateBytes(copied) / 10);
+    // Strings weigh two bytes a code unit, as the JSON length weighed them before.
+    expect(approximateBytes({ text: "y".repeat(10_000) })).toBeGreaterThanOrEqual(20_000);
+    // A blame whose commits are shared fits where its JSON would not.
+    const tier = createHotTier(8 * 8 * 1024 * 4);
+    tier.set("blame", { value: shared, fetchedAt: "2025-03-01T12:00:00.000Z", expiresAt: Infinity });
+    expect(JSON.stringify(shared).length * 2).toBeGreaterThan((8 * 8 * 1024 * 4) / 8);
+    expect(tier.get("blame", 0)?.value).toBe(shared);
   });
 
   it("drops an answer once it expires on the cache's clock", () => {

@@ -4,6 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "@keyv/redis";
+import KeyvSqlite from "@keyv/sqlite";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createButtonStateStore } from "../../src/bot/buttonState.js";
 import { createAnswerCache } from "../../src/cache/answerCache.js";
@@ -73,6 +74,24 @@ describe("SQLite stores in the data dir", () => {
     expect(await second.durable("settings").get("123")).toBeUndefined();
     expect(await second.durable("vault").delete("123")).toBe(true);
     expect(await second.durable("vault").delete("123")).toBe(false);
+  });
+
+  it("writes the cache as plain JSON, strings as they are, and the vault as before", async () => {
+    const stores = await open();
+    await stores.cache("refs").set("colon", { ref: ":main", note: ":base64:AAAA" }, 60_000);
+    await stores.durable("settings").set("colon", ":kept");
+    const sqlite = new KeyvSqlite({ uri: `sqlite://${join(dataDir, "cache.sqlite")}` });
+    try {
+      const rows = (await sqlite.query("SELECT value FROM keyv WHERE key = 'refs:colon'")) as Array<{
+        value: string;
+      }>;
+      // The runtime's JSON: no escaped colons, nothing taken for base64 (Keyv's default did both).
+      expect(JSON.parse(rows[0]!.value)).toMatchObject({ value: { ref: ":main", note: ":base64:AAAA" } });
+    } finally {
+      await sqlite.disconnect();
+    }
+    expect(await stores.cache("refs").get("colon")).toEqual({ ref: ":main", note: ":base64:AAAA" });
+    expect(await stores.durable("settings").get("colon")).toBe(":kept");
   });
 
   it("sweeps expired cache entries", async () => {

@@ -101,6 +101,39 @@ describe("answers as plain data", () => {
     expect(JSON.parse(JSON.stringify(answer))).toEqual(answer);
   });
 
+  it("blame: the ranges of one commit share one commit, as GitHub's answer names it once per range", async () => {
+    const [a, b] = ["a".repeat(40), "b".repeat(40)];
+    const client = answering({
+      data: {
+        repository: {
+          ...REPOSITORY,
+          entry: entryOfType("blob"),
+          object: {
+            ...COMMIT,
+            blame: {
+              ranges: [rangeOf(1, 1, a, "ann"), rangeOf(2, 2, b, null), rangeOf(3, 3, a, "ann")],
+            },
+            file: {
+              path: "src/a.ts",
+              object: {
+                __typename: "Blob",
+                oid: "f",
+                text: "1\n2\n3\n",
+                isBinary: false,
+                byteSize: 6,
+                isTruncated: false,
+              },
+            },
+          },
+        },
+      },
+    });
+    const { ranges } = await client.blame(TOKEN, { repo: DEMO, path: "src/a.ts" });
+    expect(ranges.map((range) => range.commit.oid)).toEqual([a, b, a]);
+    expect(ranges[2]!.commit).toBe(ranges[0]!.commit);
+    expect(ranges[1]!.commit).not.toBe(ranges[0]!.commit);
+  });
+
   it("blame of a binary file: no text, its size", async () => {
     const client = answering({
       data: {

@@ -65,6 +65,12 @@ describe("GraphQL documents against GitHub's schema", () => {
     },
   );
 
+  it("Blame asks no author email: GitHub would write it in every range, and a blame never shows it (issue 23)", () => {
+    const author = /author \{([^}]*)\}/.exec(BLAME_QUERY)?.[1] ?? "";
+    expect(author).toMatch(/\bname\b/);
+    expect(author).not.toMatch(/\bemail\b/);
+  });
+
   it("Blame asks the type of the entry at the path outside the selection a failed blame nulls", () => {
     const operation = parse(BLAME_QUERY).definitions[0];
     const repository =

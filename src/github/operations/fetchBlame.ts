@@ -1,7 +1,7 @@
 import { NotAFileError, PathNotFoundError } from "../errors.js";
 import { errorsUnder, explainNullField } from "../graphqlErrors.js";
 import { blameDataSchema, type BlameData } from "../schemas.js";
-import { SYMLINK_MODE, type BlameAnswer, type BlameRange, type RepoRef } from "../types.js";
+import { SYMLINK_MODE, type BlameAnswer, type BlameCommit, type BlameRange, type RepoRef } from "../types.js";
 import {
   missingRevision,
   normalizePath,
@@ -97,21 +97,32 @@ export async function fetchBlame(
     throw new NotAFileError(repo, path, "symlink", context, blob.text);
   }
 
+  // GitHub repeats a commit in every range it owns (578 ranges, 50 commits on a 2,000-line file):
+  // one object per commit, shared by its ranges, is what the answer holds and what the cache stores.
+  const commits = new Map<string, BlameCommit>();
+  const commitOf = (commit: BlameRangeData["commit"]): BlameCommit => {
+    let held = commits.get(commit.oid);
+    if (held === undefined) {
+      held = {
+        oid: commit.oid,
+        abbreviatedOid: commit.abbreviatedOid,
+        messageHeadline: commit.messageHeadline,
+        url: commit.url,
+        authoredDate: commit.authoredDate,
+        committedDate: commit.committedDate,
+        authorName: commit.author?.name ?? null,
+        authorLogin: commit.author?.user?.login ?? null,
+      };
+      commits.set(commit.oid, held);
+    }
+    return held;
+  };
   const ranges: BlameRange[] = object.blame.ranges
     .map((range) => ({
       startingLine: range.startingLine,
       endingLine: range.endingLine,
       age: range.age,
-      commit: {
-        oid: range.commit.oid,
-        abbreviatedOid: range.commit.abbreviatedOid,
-        messageHeadline: range.commit.messageHeadline,
-        url: range.commit.url,
-        authoredDate: range.commit.authoredDate,
-        committedDate: range.commit.committedDate,
-        authorName: range.commit.author?.name ?? null,
-        authorLogin: range.commit.author?.user?.login ?? null,
-      },
+      commit: commitOf(range.commit),
     }))
     .sort((a, b) => a.startingLine - b.startingLine);
 
@@ -123,6 +134,12 @@ export async function fetchBlame(
     ranges,
   };
 }
+
+/** One range of a Blame answer as GitHub writes it. */
+type BlameRangeData = Extract<
+  NonNullable<NonNullable<BlameData["repository"]>["object"]>,
+  { __typename: "Commit" }
+>["blame"]["ranges"][number];
 
 /** The `entry` part of a Blame answer: the commit again, with the type of the entry at the path. */
 type EntryAnswer = NonNullable<BlameData["repository"]>["entry"];

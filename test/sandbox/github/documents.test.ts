@@ -305,7 +305,7 @@ describe("query OwnerRepositories with privacy PUBLIC", () => {
 
 describe("query Blame", () => {
   it("answers blame and the file of a small file at the default branch", async () => {
-    const answer = await graphql(standIn, DOCUMENTS.blame, {
+    const answer = await graphql(standIn, DOCUMENTS.blameWithEmail, {
       owner: "demo",
       name: "widgets",
       expression: "main",
@@ -360,7 +360,7 @@ describe("query Blame", () => {
       "--",
       DEMO_PATHS.engine,
     );
-    const answer = await graphql(standIn, DOCUMENTS.blame, {
+    const answer = await graphql(standIn, DOCUMENTS.blameWithEmail, {
       owner: "demo",
       name: "widgets",
       expression: log.trim(),

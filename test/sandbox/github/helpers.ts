@@ -10,6 +10,14 @@ export const DOCUMENTS = {
   repositoryAccess: CLIENT_DOCUMENTS.RepositoryAccess,
   refCommit: CLIENT_DOCUMENTS.RefCommit,
   blame: CLIENT_DOCUMENTS.Blame,
+  /**
+   * The bot's Blame document asks no author email since issue 23 (it never showed one); the
+   * stand-in still answers it as GitHub does, and this asks for it to check that.
+   */
+  blameWithEmail: CLIENT_DOCUMENTS.Blame.replace(
+    "author { name user { login } }",
+    "author { name email user { login } }",
+  ),
   contents: CLIENT_DOCUMENTS.Contents,
 } as const;
 
