@@ -1,3 +1,4 @@
+import { GraphQLClient } from "graphql-request";
 import type { z } from "zod";
 import { DOCUMENTS, type OperationName } from "./documents.js";
 import { GitHubUnauthorizedError, UpstreamError, type GitHubErrorContext } from "./errors.js";
@@ -14,6 +15,11 @@ import {
 import { httpFailure, parseJsonBody } from "./transport/httpFailure.js";
 import type { RestTransportOptions } from "./restTransport.js";
 import { reportedGraphQLCost, type TokenSpend } from "./tokenSpend.js";
+
+/** An exchange whose JSON body graphql-request already parsed (`json`), so it is parsed once. */
+interface ParsedExchange extends HttpExchange {
+  json?: unknown;
+}
 
 /** What every transport needs (see RestTransportOptions), plus the GraphQL endpoint. */
 export interface GraphQLTransportOptions extends RestTransportOptions {
@@ -50,32 +56,67 @@ export interface GraphQLTransport {
 }
 
 /**
- * Creates the GraphQL transport. A GraphQL call over HTTP is one POST of `{query, variables,
- * operationName}` as JSON; the answer is read once, as it came over the wire (status, headers,
- * body text), and interpreted by GitHub's rules (a 200 that is a rate limit, a 403 that is a
- * secondary limit, partial data). graphql-request did the POST before (issue 23): it parsed each
- * document again on every call and read and parsed the body a second time, only for this module
- * to discard what it made of it.
+ * Creates the GraphQL transport. graphql-request builds and sends the request (POST, JSON body
+ * `{query, variables, operationName}`); its `fetch` is wrapped so this module sees the answer as it
+ * came over the wire (status, headers, body text) and interprets it by GitHub's rules, which
+ * graphql-request's own error handling does not know (a 200 that is a rate limit, a 403 that is a
+ * secondary limit, partial data). The body is read once and parsed once (issue 23): graphql-request
+ * reads it through the wrapped Response and parses it through this module's serializer, which keeps
+ * the result; the document is not parsed per call.
  */
 export function createGraphQLTransport(options: GraphQLTransportOptions): GraphQLTransport {
-  async function sendOnce(call: GraphQLCall<unknown>, signal: AbortSignal): Promise<HttpExchange> {
-    const response = await options.fetch(options.url, {
-      method: "POST",
-      headers: {
-        Authorization: `bearer ${call.token}`,
-        "User-Agent": options.userAgent,
-        Accept: "application/json",
-        "Content-Type": "application/json",
+  const headersOf = (token: string): Record<string, string> => ({
+    Authorization: `bearer ${token}`,
+    "User-Agent": options.userAgent,
+    Accept: "application/json",
+    "Content-Type": "application/json",
+  });
+
+  async function sendOnce(call: GraphQLCall<unknown>, signal: AbortSignal): Promise<ParsedExchange> {
+    let answer: { status: number; headers: Headers; bodyText?: string; json?: unknown } | undefined;
+    // The answer as it came over the wire: graphql-request reads the body once, through this text().
+    const capturingFetch: typeof fetch = async (input, init) => {
+      const response = await options.fetch(input, { ...init, signal });
+      const seen: NonNullable<typeof answer> = { status: response.status, headers: response.headers };
+      answer = seen;
+      const read = response.text.bind(response);
+      Object.defineProperty(response, "text", {
+        value: async () => (seen.bodyText = await read()),
+      });
+      return response;
+    };
+    const client = new GraphQLClient(options.url, {
+      fetch: capturingFetch,
+      errorPolicy: "all",
+      headers: headersOf(call.token),
+      // graphql-request would parse the document on every call only to find its operation's name:
+      // the name is known (every document is named after its key in DOCUMENTS,
+      // test/github/documents.test.ts), so it is written into the body here instead.
+      excludeOperationName: true,
+      jsonSerializer: {
+        stringify: (value: unknown) =>
+          JSON.stringify(
+            typeof value === "object" && value !== null && "query" in value
+              ? { ...value, operationName: call.operation }
+              : value,
+          ),
+        // The one parse of the answer: graphql-request's is kept for this module's reading of it.
+        parse: (text: string) => {
+          const json: unknown = JSON.parse(text);
+          if (answer) answer.json = json;
+          return json;
+        },
       },
-      // Every document is named after its key in DOCUMENTS (test/github/documents.test.ts).
-      body: JSON.stringify({
-        query: DOCUMENTS[call.operation],
-        variables: call.variables,
-        operationName: call.operation,
-      }),
-      signal,
     });
-    return { status: response.status, headers: response.headers, bodyText: await response.text() };
+    try {
+      await client.rawRequest(DOCUMENTS[call.operation], call.variables);
+    } catch (error) {
+      // graphql-request throws on any non-2xx or non-JSON answer; the captured exchange is what
+      // counts. Without one, the request never got an answer (network, deadline): rethrow.
+      if (answer?.bodyText === undefined) throw error;
+    }
+    if (answer?.bodyText === undefined) throw new Error("graphql-request finished without reading an answer");
+    return { status: answer.status, headers: answer.headers, bodyText: answer.bodyText, json: answer.json };
   }
 
   return {
@@ -108,7 +149,8 @@ export function createGraphQLTransport(options: GraphQLTransportOptions): GraphQ
         spent(1);
         throw httpFailure(exchange, ctx, { api: "graphql" });
       }
-      const envelope = graphqlEnvelopeSchema.safeParse(parseJsonBody(exchange.bodyText));
+      const body = (exchange as ParsedExchange).json ?? parseJsonBody(exchange.bodyText);
+      const envelope = graphqlEnvelopeSchema.safeParse(body);
       spent((envelope.success ? reportedGraphQLCost(envelope.data.data) : undefined) ?? 1);
       if (!envelope.success) {
         throw new UpstreamError("unreadable", contextOf(ctx, exchange, envelope.error));
