@@ -5,6 +5,7 @@ import type { Logger } from "../logger.js";
 import type { SignInService } from "../signin/signInService.js";
 import type { GuildSettingsSnapshot } from "../tokens/guildSettings.js";
 import type { ButtonStateStore } from "./buttonState.js";
+import type { RenderedAnswers } from "./renderedAnswers.js";
 
 /** Per-server settings (SPEC `/settings`). */
 export interface GuildSettingsService {
@@ -52,5 +53,7 @@ export interface Services {
   buttons: ButtonStateStore;
   /** Autocomplete's upstream lookups, per user: only the latest keystroke goes upstream. */
   lookups: LatestOnly;
+  /** Rendered answers kept in process: a repeat of a cached answer is not formatted again. */
+  rendered: RenderedAnswers;
   now(): Date;
 }
