@@ -7,6 +7,7 @@ import { benchCacheBound } from "./cache-bound.js";
 import { benchEndToEnd } from "./end-to-end.js";
 import { benchFairAdmission } from "./fair-admission.js";
 import { benchFormatBlame } from "./format-blame.js";
+import { benchFormatOnce } from "./format-once.js";
 import { benchIssues } from "./issues.js";
 import { benchMessageMenus } from "./message-menus.js";
 import { benchOwners } from "./owners.js";
@@ -25,6 +26,7 @@ const sections: Array<[string, () => Promise<string[]>]> = quick
   : [
       ["GitHub stand-in", benchStandinBlame],
       ["Formatting", benchFormatBlame],
+      ["Format once, warm before ready (issue 23, CPU in process)", benchFormatOnce],
       ["Cache bound (LRU bookkeeping)", benchCacheBound],
       ["Cache bound in Redis (memory Redis holds per booked MB)", benchRedisMemory],
       ["Fair admission (one person floods, another asks)", benchFairAdmission],
