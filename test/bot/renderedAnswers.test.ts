@@ -5,32 +5,16 @@ import { createButtonStateStore } from "../../src/bot/buttonState.js";
 import type { CommandRequest } from "../../src/bot/commandModule.js";
 import { createRenderedAnswers } from "../../src/bot/renderedAnswers.js";
 import type { Services } from "../../src/bot/services.js";
-import type * as BlameFormat from "../../src/format/blame.js";
-import { formatBlame } from "../../src/format/blame.js";
 import type { FormattedMessage } from "../../src/format/message.js";
-import type * as OwnersFormat from "../../src/format/owners.js";
-import { formatOwners } from "../../src/format/owners.js";
 import type { BlameAnswer } from "../../src/github/types.js";
-import type * as RenderChart from "../../src/owners/renderChart.js";
-import { renderPng } from "../../src/owners/renderChart.js";
 import { selectFiles } from "../../src/owners/selectFiles.js";
 import { command as blame } from "../../commands/blame.js";
 import { command as owners } from "../../commands/owners.js";
 import { CACHED, makeBlame, makeLines, NOW, PINNED, REPOSITORY } from "../format/fixtures.js";
 
-// The real formatters, counted: a repeat must not reach them.
-vi.mock("../../src/format/blame.js", async (importOriginal) => {
-  const actual = await importOriginal<typeof BlameFormat>();
-  return { ...actual, formatBlame: vi.fn(actual.formatBlame) };
-});
-vi.mock("../../src/format/owners.js", async (importOriginal) => {
-  const actual = await importOriginal<typeof OwnersFormat>();
-  return { ...actual, formatOwners: vi.fn(actual.formatOwners) };
-});
-vi.mock("../../src/owners/renderChart.js", async (importOriginal) => {
-  const actual = await importOriginal<typeof RenderChart>();
-  return { ...actual, renderPng: vi.fn(actual.renderPng) };
-});
+// No module mocks: the unit tests share one module graph (vitest.config.ts, isolate: false), so a
+// render is counted by the store (each count is one call of the formatter it was handed) and a
+// reused message is the very object sent before.
 
 const REQUEST = { guildId: null, userId: "2" } as CommandRequest;
 const REPO = { owner: "demo", name: "widgets" };
@@ -79,24 +63,23 @@ describe("rendered answers", () => {
     };
     const services = servicesAt(clock, { blame: async () => fetched });
     const args = { repo: REPO, path: "src/app.ts", lines: { start: 10, end: 30 } };
-    const formatted = vi.mocked(formatBlame);
-    formatted.mockClear();
+    const formatted = () => services.rendered.counts().rendered;
 
     const first = await blame.execute(args, REQUEST, services);
     const repeat = await blame.execute(args, REQUEST, services);
-    expect(formatted).toHaveBeenCalledTimes(1);
+    expect(formatted()).toBe(1);
     expect(repeat.message).toBe(first.message);
     expect(footerOf(repeat.message)).toMatch(/^cached 11 min ago · /);
 
     // Other lines of the same answer are another message.
     const other = await blame.execute({ ...args, lines: { start: 31, end: 50 } }, REQUEST, services);
-    expect(formatted).toHaveBeenCalledTimes(2);
+    expect(formatted()).toBe(2);
     expect(other.message.embeds[0]?.url).toContain("#L31-L50");
 
     // A minute later the footer says so.
     clock.now = new Date(NOW.getTime() + 60_000);
     const later = await blame.execute(args, REQUEST, services);
-    expect(formatted).toHaveBeenCalledTimes(3);
+    expect(formatted()).toBe(3);
     expect(footerOf(later.message)).toMatch(/^cached 12 min ago · /);
     expect(later.message.embeds[0]?.description).toBe(first.message.embeds[0]?.description);
   });
@@ -134,21 +117,19 @@ describe("rendered answers", () => {
       owners: async () => ({ value: { ...value }, freshness: CACHED, origin: "default", pointsSpent: 0 }),
     });
     const args = { repo: REPO, path: "src" };
-    vi.mocked(formatOwners).mockClear();
-    const drawn = vi.mocked(renderPng);
-    drawn.mockClear();
 
     const first = await owners.execute(args, REQUEST, services);
     const repeat = await owners.execute(args, REQUEST, services);
     expect(repeat.message).toBe(first.message);
-    expect(vi.mocked(formatOwners)).toHaveBeenCalledTimes(1);
-    expect(drawn).toHaveBeenCalledTimes(1);
+    // The message and its chart, each rendered once.
+    expect(services.rendered.counts()).toEqual({ rendered: 2, reused: 1 });
 
     clock.now = new Date(NOW.getTime() + 60_000);
     const later = await owners.execute(args, REQUEST, services);
     expect(footerOf(later.message)).toMatch(/^cached 12 min ago · /);
-    expect(vi.mocked(formatOwners)).toHaveBeenCalledTimes(2);
-    expect(drawn).toHaveBeenCalledTimes(1);
-    expect(later.message.files[0]?.data.equals(first.message.files[0]!.data)).toBe(true);
+    // The text again, not the chart: the very PNG sent before.
+    expect(services.rendered.counts()).toEqual({ rendered: 3, reused: 2 });
+    expect(later.message).not.toBe(first.message);
+    expect(later.message.files[0]?.data).toBe(first.message.files[0]!.data);
   });
 });
