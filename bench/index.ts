@@ -9,6 +9,7 @@ import { benchFairAdmission } from "./fair-admission.js";
 import { benchFirstBlame } from "./first-blame.js";
 import { benchFormatBlame } from "./format-blame.js";
 import { benchPreviewLatency, benchPreviewMemory } from "./link-previews.js";
+import { benchFormatOnce } from "./format-once.js";
 import { benchIssues } from "./issues.js";
 import { benchMessageMenus } from "./message-menus.js";
 import { benchOwners } from "./owners.js";
@@ -28,6 +29,7 @@ const sections: Array<[string, () => Promise<string[]>]> = quick
       ["GitHub stand-in", benchStandinBlame],
       ["Formatting", benchFormatBlame],
       ["First /blame: CPU and bytes stored (issue 23)", benchFirstBlame],
+      ["Format once, warm before ready (issue 23, CPU in process)", benchFormatOnce],
       ["Cache bound (LRU bookkeeping)", benchCacheBound],
       ["Cache bound in Redis (memory Redis holds per booked MB)", benchRedisMemory],
       ["Fair admission (one person floods, another asks)", benchFairAdmission],

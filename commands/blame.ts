@@ -15,7 +15,7 @@ import { ExpiredComponentError, InvalidOptionError } from "../src/errors.js";
 import { blameLineCount, formatBlame } from "../src/format/blame.js";
 import { selectLines } from "../src/format/lineSelection.js";
 import { formatThreadSummary, threadName } from "../src/format/error.js";
-import type { NavigationButtons } from "../src/format/message.js";
+import { freshnessText, type NavigationButtons } from "../src/format/message.js";
 import type { BlameAnswer, RepoRef } from "../src/github/types.js";
 import { parseLines, type LineSpan } from "../src/input/linesArgument.js";
 import { parsePath } from "../src/input/pathArgument.js";
@@ -96,7 +96,13 @@ async function render(
     const state: BlameButtonState = { ...base, start: shown.end + 1, end: Math.min(total, shown.end + size) };
     buttons.next = `blame:${await services.buttons.put(state)}`;
   }
-  const message = formatBlame(answer, view, { freshness, now: services.now(), buttons, ref, embedBudget });
+  const now = services.now();
+  // Everything besides the answer that shapes the message; the freshness text is the only part
+  // that changes with the clock (the minute of "cached N min ago").
+  const variant = [freshnessText(freshness, now), view, buttons, ref, embedBudget];
+  const message = services.rendered.message([answer], variant, () =>
+    formatBlame(answer, view, { freshness, now, buttons, ref, embedBudget }),
+  );
   const subject = `${repo.owner}/${repo.name} ${answer.path}`;
   return {
     message,

@@ -4,6 +4,7 @@ import { autocompleteRepoAndPath } from "../src/answers/autocomplete.js";
 import type { CommandModule } from "../src/bot/commandModule.js";
 import { EVERYWHERE, parseWith, refOption, repoOption, threadOption } from "../src/bot/commonOptions.js";
 import { formatCommit } from "../src/format/commit.js";
+import { freshnessText } from "../src/format/message.js";
 import { formatThreadSummary, threadName } from "../src/format/error.js";
 import type { RepoRef } from "../src/github/types.js";
 import { githubLinksOf } from "../src/input/githubLinks.js";
@@ -63,13 +64,14 @@ export const command: CommandModule<CommitArgs> = {
     });
     const answer = fetched.value;
     const subject = `${args.repo.owner}/${args.repo.name}@${args.ref ?? answer.abbreviatedOid}`;
+    const now = services.now();
+    const ref = args.ref ?? answer.repository.defaultBranch ?? undefined;
     return {
-      message: formatCommit(answer, {
-        freshness: fetched.freshness,
-        now: services.now(),
-        ref: args.ref ?? answer.repository.defaultBranch ?? undefined,
-        embedBudget: args.embedBudget,
-      }),
+      message: services.rendered.message(
+        [answer],
+        [freshnessText(fetched.freshness, now), ref, args.embedBudget],
+        () => formatCommit(answer, { freshness: fetched.freshness, now, ref, embedBudget: args.embedBudget }),
+      ),
       threadName: threadName("commit", subject),
       summary: formatThreadSummary("commit", subject),
       ...(fetched.privacy ? { privacy: fetched.privacy } : {}),

@@ -17,7 +17,7 @@ import { firstExistingSplit } from "../src/answers/urlSplits.js";
 import { ExpiredComponentError } from "../src/errors.js";
 import { contentsWindow, formatContents, type ContentsView } from "../src/format/contents.js";
 import { formatThreadSummary, threadName } from "../src/format/error.js";
-import type { NavigationButtons } from "../src/format/message.js";
+import { freshnessText, type NavigationButtons } from "../src/format/message.js";
 import type { ContentsAnswer, RepoRef } from "../src/github/types.js";
 import { fileLines, MAX_LINES_IN_MESSAGE } from "../src/format/snippet.js";
 import { parseLines, type LineSpan } from "../src/input/linesArgument.js";
@@ -88,14 +88,13 @@ async function render(
     }
   }
   const subject = `${repo.owner}/${repo.name}${answer.path ? ` ${answer.path}` : ""}`;
+  const now = services.now();
   return {
-    message: formatContents(answer, view, {
-      freshness: fetched.freshness,
-      now: services.now(),
-      buttons,
-      ref,
-      embedBudget,
-    }),
+    message: services.rendered.message(
+      [answer],
+      [freshnessText(fetched.freshness, now), view, buttons, ref, embedBudget],
+      () => formatContents(answer, view, { freshness: fetched.freshness, now, buttons, ref, embedBudget }),
+    ),
     threadName: threadName("contents", subject),
     summary: formatThreadSummary("contents", subject),
     ...(fetched.privacy ? { privacy: fetched.privacy } : {}),

@@ -6,7 +6,7 @@ import type { Services } from "../src/bot/services.js";
 import { ExpiredComponentError } from "../src/errors.js";
 import { formatThreadSummary, threadName } from "../src/format/error.js";
 import { formatHistory } from "../src/format/history.js";
-import type { NavigationButtons } from "../src/format/message.js";
+import { freshnessText, type NavigationButtons } from "../src/format/message.js";
 import type { RepoRef } from "../src/github/types.js";
 import { parsePath } from "../src/input/pathArgument.js";
 import { parseRef } from "../src/input/refArgument.js";
@@ -73,11 +73,17 @@ async function page(
   }
   const repoName = `${args.repo.owner}/${args.repo.name}`;
   const subject = args.path === "" ? repoName : `${repoName} ${args.path}`;
+  const now = services.now();
   return {
-    message: formatHistory(
-      result,
-      { repo: repoName, page: args.cursors.length, pageSize: HISTORY_PAGE_SIZE },
-      { freshness: fetched.freshness, now: services.now(), buttons, ref },
+    message: services.rendered.message(
+      [result],
+      [freshnessText(fetched.freshness, now), repoName, args.cursors.length, buttons, ref],
+      () =>
+        formatHistory(
+          result,
+          { repo: repoName, page: args.cursors.length, pageSize: HISTORY_PAGE_SIZE },
+          { freshness: fetched.freshness, now, buttons, ref },
+        ),
     ),
     threadName: threadName("history", subject),
     summary: formatThreadSummary("history", subject),

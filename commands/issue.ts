@@ -6,6 +6,7 @@ import { EVERYWHERE, parseWith, repoOption, threadOption } from "../src/bot/comm
 import { InvalidOptionError } from "../src/errors.js";
 import { formatThreadSummary, threadName } from "../src/format/error.js";
 import { formatIssue } from "../src/format/issue.js";
+import { freshnessText } from "../src/format/message.js";
 import type { RepoRef } from "../src/github/types.js";
 import { githubLinksOf } from "../src/input/githubLinks.js";
 import { parseRepoArgument, webHostsOf } from "../src/input/repoArgument.js";
@@ -73,12 +74,14 @@ export const command: CommandModule<IssueArgs> = {
   async execute(args, request, services) {
     const fetched = await services.scout.issue(request, { repo: args.repo, number: args.number });
     const subject = `${args.repo.owner}/${args.repo.name}#${args.number}`;
+    const now = services.now();
     return {
-      message: formatIssue(fetched.value, {
-        freshness: fetched.freshness,
-        now: services.now(),
-        embedBudget: args.embedBudget,
-      }),
+      message: services.rendered.message(
+        [fetched.value],
+        [freshnessText(fetched.freshness, now), args.embedBudget],
+        () =>
+          formatIssue(fetched.value, { freshness: fetched.freshness, now, embedBudget: args.embedBudget }),
+      ),
       threadName: threadName("issue", subject),
       summary: formatThreadSummary("issue", subject),
       ...(fetched.privacy ? { privacy: fetched.privacy } : {}),

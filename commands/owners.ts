@@ -3,13 +3,14 @@ import { z } from "zod";
 import type { CommandModule } from "../src/bot/commandModule.js";
 import { EVERYWHERE, parseWith, refOption, repoOption, threadOption } from "../src/bot/commonOptions.js";
 import { formatThreadSummary, threadName } from "../src/format/error.js";
+import { freshnessText, type FormattedMessage } from "../src/format/message.js";
 import { formatOwners } from "../src/format/owners.js";
 import { ownersChartSvg } from "../src/format/ownersChart.js";
 import type { RepoRef } from "../src/github/types.js";
 import { parsePath } from "../src/input/pathArgument.js";
 import { parseRef } from "../src/input/refArgument.js";
 import { parseRepoArgument, webHostsOf } from "../src/input/repoArgument.js";
-import { ownersReport } from "../src/owners/ownersReport.js";
+import { ownersReport, recentWindowCount } from "../src/owners/ownersReport.js";
 import { renderPng } from "../src/owners/renderChart.js";
 import { autocompleteRepoAndPath } from "../src/answers/autocomplete.js";
 
@@ -70,19 +71,32 @@ export const command: CommandModule<OwnersArgs> = {
       ...(args.ref !== undefined ? { ref: args.ref } : {}),
     });
     const now = services.now();
-    const report = ownersReport(fetched.value, now);
-    const chart = ownersChartSvg(report, now);
-    const ref = args.ref ?? fetched.value.tree.repository.defaultBranch ?? undefined;
+    const answer = fetched.value;
+    const ref = args.ref ?? answer.tree.repository.defaultBranch ?? undefined;
     const repoName = `${args.repo.owner}/${args.repo.name}`;
     const subject = args.path === "" ? repoName : `${repoName} ${args.path}`;
-    return {
-      message: formatOwners(report, {
+    // The answer is made of two pinned answers (the tree, the blame); the clock shapes the footer,
+    // the commits inside the 90-day window and the chart's twelve months.
+    const variant = [
+      freshnessText(fetched.freshness, now),
+      ref,
+      fetched.pointsSpent,
+      recentWindowCount(answer.tree.recent, now),
+      now.getUTCFullYear() * 12 + now.getUTCMonth(),
+    ];
+    const render = (): FormattedMessage => {
+      const report = ownersReport(answer, now);
+      const chart = ownersChartSvg(report, now);
+      return formatOwners(report, {
         freshness: fetched.freshness,
         now,
         ref,
         pointsSpent: fetched.pointsSpent,
-        chart: { png: renderPng(chart.svg), alt: chart.alt },
-      }),
+        chart: { png: services.rendered.png(chart.svg, renderPng), alt: chart.alt },
+      });
+    };
+    return {
+      message: services.rendered.message([answer.tree, answer.blamed], variant, render),
       threadName: threadName("owners", subject),
       summary: formatThreadSummary("owners", subject),
       ...(fetched.privacy ? { privacy: fetched.privacy } : {}),

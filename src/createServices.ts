@@ -5,6 +5,7 @@ import { projectRoot } from "./projectRoot.js";
 import { createButtonStateStore } from "./bot/buttonState.js";
 import type { Services, TokenAdminService } from "./bot/services.js";
 import { createLatestOnly } from "./answers/latestOnly.js";
+import { createRenderedAnswers } from "./bot/renderedAnswers.js";
 import { createRecentRepositories, createSharedRecentRepositories } from "./answers/recentRepositories.js";
 import { createScout } from "./answers/createScout.js";
 import { createAnswerCache } from "./cache/answerCache.js";
@@ -276,6 +277,7 @@ export async function createServices(
     buttons: createButtonStateStore(stores.ephemeral("buttons")),
     previews: { claims: stores.coordination, replies: stores.ephemeral("previews") },
     lookups: createLatestOnly(),
+    rendered: createRenderedAnswers(),
     now: options.now ?? (() => new Date()),
   };
   const defaultBudget = (): Array<{ resource: string; remaining: number; limit: number }> =>

@@ -17,6 +17,7 @@ import { createInteractionsEndpoint } from "./http/interactionsEndpoint.js";
 import { createMemoryReplayGuard, type ReplayGuard } from "./http/replayGuard.js";
 import { createSignatureVerifier } from "./http/signature.js";
 import type { Services } from "./services.js";
+import { warmUp, WARM_UP_ROUNDS } from "./warmUp.js";
 
 /** How long a stop waits for Discord to take the "restarting" edits of unfinished interactions. */
 const ABANDON_MS = 1_000;
@@ -83,6 +84,11 @@ export interface BotOptions {
    * start. The bot serves nothing more on that shard: the entry point stops the process non-zero.
    */
   onFatalClose?: (close: FatalClose) => void;
+  /**
+   * Rounds of sample questions answered before the bot says it is ready (see warmUp.ts); default
+   * {@link WARM_UP_ROUNDS}, 0: none.
+   */
+  warmUpRounds?: number;
 }
 
 /** The sentence for a token Discord refuses at start (`TokenInvalid`: 401 on `GET /gateway/bot`). */
@@ -223,6 +229,16 @@ export function createBot(options: BotOptions): Bot {
       if (metricsServer) {
         const port = await metricsServer.listen(metricsPort ?? 0, options.httpHost);
         logger.info({ port }, "metrics, health and readiness listening");
+      }
+      // Before the interactions endpoint listens and before the gateway's IDENTIFY: `/readyz` says
+      // ready, and Discord sends interactions, only once the answer path is compiled.
+      const rounds = options.warmUpRounds ?? WARM_UP_ROUNDS;
+      if (rounds > 0) {
+        const startedAt = performance.now();
+        const seen = await warmUp({ commands: options.commands, services: options.services, logger, rounds });
+        const ms = Math.round(performance.now() - startedAt);
+        if (seen.errors > 0) logger.warn({ ...seen, ms }, "warm-up: some sample questions met an error");
+        else logger.info({ ...seen, ms }, "warmed up");
       }
       if (server) {
         const port = await server.listen(options.httpPort ?? 0, options.httpHost);

@@ -7,6 +7,7 @@ import type { GuildSettingsSnapshot } from "../tokens/guildSettings.js";
 import type { Coordination } from "../cache/coordination.js";
 import type { DurableStore } from "../cache/guardedStore.js";
 import type { ButtonStateStore } from "./buttonState.js";
+import type { RenderedAnswers } from "./renderedAnswers.js";
 
 /** Per-server settings (SPEC `/settings`). */
 export interface GuildSettingsService {
@@ -62,5 +63,7 @@ export interface Services {
   previews: { claims: Coordination; replies: DurableStore };
   /** Autocomplete's upstream lookups, per user: only the latest keystroke goes upstream. */
   lookups: LatestOnly;
+  /** Rendered answers kept in process: a repeat of a cached answer is not formatted again. */
+  rendered: RenderedAnswers;
   now(): Date;
 }

@@ -74,12 +74,27 @@ function codeownersFinding(answer: OwnersAnswer, files: readonly string[]): Code
   return { state: "read", path: file.path, rules, skipped: parsed.skipped.length };
 }
 
+/** The start of the window of "commits in the last 90 days" as of `now`. */
+function recentSinceOf(now: Date): Date {
+  return new Date(now.getTime() - RECENT_DAYS * 86_400_000);
+}
+
+/**
+ * How many of the commits the report counts as recent as of `now` (as `commitsByAuthor` counts
+ * them): the window only moves forward, so this number tells which commits are in it. A rendered
+ * report is reused while it, the month and the footer stay the same.
+ */
+export function recentWindowCount(commits: ReadonlyArray<{ authoredDate: string }>, now: Date): number {
+  const since = recentSinceOf(now).getTime();
+  return commits.reduce((count, commit) => (Date.parse(commit.authoredDate) < since ? count : count + 1), 0);
+}
+
 /** Computes the report of an `/owners` answer as of `now`. */
 export function ownersReport(answer: OwnersAnswer, now: Date): OwnersReport {
   const { tree, selection, blamed } = answer;
   const lines = blamed.flatMap((file) => file.lines ?? []);
   const shares = authorShares(lines);
-  const recentSince = new Date(now.getTime() - RECENT_DAYS * 86_400_000);
+  const recentSince = recentSinceOf(now);
   // CODEOWNERS is asked of every file of the answer's path, read or not: ownership does not need blame.
   const paths = tree.target.kind === "file" ? [tree.path] : tree.target.files.map((file) => file.path);
   return {

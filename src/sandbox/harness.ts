@@ -97,6 +97,11 @@ export interface SandboxWorldOptions {
   metricsServer?: boolean;
   /** The bot's bound on work in flight (default the core's). */
   admission?: { maxActive?: number; maxQueued?: number; maxPerUser?: number; maxPerServer?: number };
+  /**
+   * Rounds of the bot's warm-up before it says it is ready (default 1: the path is run, cheaply; a
+   * world serves one person, or a test, not a burst). The production entry point warms up fully.
+   */
+  warmUpRounds?: number;
   shortTtlSeconds?: number;
   /**
    * The app `/login` signs in to (GITHUB_OAUTH_CLIENT_ID and, when given, ..._SECRET); default the
@@ -212,6 +217,7 @@ export async function startSandboxWorld(options: SandboxWorldOptions = {}): Prom
     ...(options.admission ? { admission: options.admission } : {}),
     ...(options.httpServer && options.transport !== "http" ? { httpPort: 0 } : {}),
     ...(options.metricsServer ? { metricsPort: 0 } : {}),
+    warmUpRounds: options.warmUpRounds ?? 1,
     metrics,
     metricsSources: { defaultBudget: running.defaultBudget },
     storesAnswer: () =>

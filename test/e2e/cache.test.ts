@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createClient } from "@keyv/redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OTHER_LOGIN, OTHER_TOKEN } from "../../src/sandbox/github/index.js";
+import { DEMO_PATHS, OTHER_LOGIN, OTHER_TOKEN } from "../../src/sandbox/github/index.js";
 import type { SandboxWorld } from "../../src/sandbox/harness.js";
 import { startWorld } from "./helpers.js";
 import { transcriptOf } from "../../src/sandbox/transcript.js";
@@ -36,6 +36,25 @@ describe("the answer cache, end to end", () => {
     const second = await world.run(blame);
     expect(footerOf(second)).toMatch(/cached/);
     expect(calls(world, "Blame")).toBe(1);
+  });
+
+  it("formats a repeat of a cached answer once: the same message is sent again", async () => {
+    // A file no other test of this file asks, so its footer's minute cannot turn between repeats.
+    const ask = {
+      kind: "slash",
+      name: "contents",
+      options: { repo: "demo/widgets", path: DEMO_PATHS.nestedFile },
+    } as const;
+    const rendered = world.running.services.rendered;
+    await world.run(ask); // fetched now
+    const second = await world.run(ask); // cached just now: its own message
+    const before = rendered.counts();
+    const third = await world.run(ask);
+    expect(rendered.counts()).toEqual({ rendered: before.rendered, reused: before.reused + 1 });
+    expect(footerOf(third)).toMatch(/^cached just now · main · pinned to /);
+    expect(transcriptOf(third).messages.at(-1)?.message.embeds).toEqual(
+      transcriptOf(second).messages.at(-1)?.message.embeds,
+    );
   });
 
   it("keeps an answer pinned to a commit after the branch's short lifetime has passed", async () => {

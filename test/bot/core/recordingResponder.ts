@@ -50,7 +50,7 @@ export function recordingResponder(refuse: Partial<Record<ResponderCall["kind"],
 /** Services as far as the core reads them: no threads by default, no private answers in channels. */
 export function coreServices(): Services {
   return {
-    config: { github: { oauth: {}, webUrl: "https://github.com" } },
+    config: { github: { oauth: {}, webUrl: "https://github.com" }, discord: { messageContent: false } },
     settings: {
       getThreads: async () => false,
       getPrivateAnswersInChannel: async () => false,
