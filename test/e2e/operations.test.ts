@@ -158,7 +158,7 @@ describe("health, readiness and metrics", () => {
     expect((await get(world, "/healthz")).status).toBe(200);
   });
 
-  it("serves a cached answer from the cache alone: no store read for a 'not found' of a repository whose answer is held", async () => {
+  it("serves a cached /blame or /history from the cache alone: no store read for a 'not found' of a repository whose answer is held", async () => {
     const blame = {
       kind: "slash",
       name: "blame",
@@ -171,8 +171,17 @@ describe("health, readiness and metrics", () => {
         .map((match) => Number(match[1]))
         .reduce((total, count) => total + count, 0);
     };
+    const history = {
+      kind: "slash",
+      name: "history",
+      options: { repo: "demo/widgets", path: "README.md" },
+    } as const;
+    await world.run(history);
     const before = await notFoundLookups();
-    for (let n = 0; n < 3; n++) await world.run(blame);
+    for (let n = 0; n < 3; n++) {
+      await world.run(blame);
+      await world.run(history);
+    }
     expect(await notFoundLookups()).toBe(before);
   });
 });
