@@ -13,6 +13,7 @@ import { benchFormatOnce } from "./format-once.js";
 import { benchIssues } from "./issues.js";
 import { benchMessageMenus } from "./message-menus.js";
 import { benchOwners } from "./owners.js";
+import { benchPoints } from "./points.js";
 import { benchRedisMemory } from "./redis-memory.js";
 import { benchSignIn } from "./signin.js";
 import { benchSlowClients } from "./slow-clients.js";
@@ -51,6 +52,7 @@ const sections: Array<[string, () => Promise<string[]>]> = quick
         () => benchIssues(),
       ],
       ["/owners and its chart (real discord.js client, both stand-ins)", () => benchOwners()],
+      ["GitHub points per answer, first and cached (GitHub's own count, GET /rate_limit)", benchPoints],
       ["Sign-in (user-token vault, sandbox /login)", benchSignIn],
       ["Slow clients against the interactions endpoint (HTTP mode, own process)", benchSlowClients],
       ["Many processes on one Redis (real processes, HTTP, round robin)", benchTwoProcesses],

@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -135,13 +135,23 @@ export async function startRepoScout(
   };
 }
 
-/** Starts the bare discord.js bot (./bareBot.ts): over the gateway, or as an HTTP endpoint. */
+/**
+ * Starts the bare discord.js bot (./bareBot.ts): over the gateway, or as an HTTP endpoint; it
+ * answers "ok", or `message` (a message's data, such as RepoScout's own cached answer).
+ */
 export async function startBareBot(
   at: StandInAddresses,
-  options: { http?: boolean } = {},
+  options: { http?: boolean; message?: unknown } = {},
 ): Promise<BotProcess> {
   const port = options.http ? await freePort() : 0;
+  let messageDir: string | null = null;
   const args = [at.discordApiUrl, at.botToken, ...(options.http ? ["http", String(port)] : [])];
+  if (options.message !== undefined) {
+    messageDir = await mkdtemp(join(tmpdir(), "reposcout-bench-bare-"));
+    const file = join(messageDir, "message.json");
+    await writeFile(file, JSON.stringify(options.message));
+    args.push("--message", file);
+  }
   const child = spawn(
     process.execPath,
     ["--import", "tsx", fileURLToPath(new URL("./bareBot.ts", import.meta.url)), ...args],
@@ -159,6 +169,9 @@ export async function startBareBot(
     pid: child.pid!,
     url: options.http ? `http://127.0.0.1:${port}/` : null,
     stderr,
-    stop: () => stopChild(child),
+    async stop() {
+      await stopChild(child);
+      if (messageDir) await rm(messageDir, { recursive: true, force: true });
+    },
   };
 }

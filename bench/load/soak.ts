@@ -2,7 +2,9 @@
  * Memory that does not creep (issue 12): the heap after 10,000 answers by 5,000 distinct people, and
  * its growth over the second 5,000 (discord.js kept every asker before: about 2.4 KB each, never
  * swept). In-process, so the heap can be read after a full collection; the local Discord keeps a
- * bounded number of interactions, so what grows is the bot's. Alone: `npx tsx bench/load/soak.ts`.
+ * bounded number of interactions (and, since issue 23, forgets expired rate-limit buckets and the
+ * gateway history it dropped), so what grows is the bot's. Over both transports (issue 23), the
+ * gateway first, in one process. Alone: `npx tsx bench/load/soak.ts [--quick]`.
  */
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -57,11 +59,12 @@ async function answers(
   await Promise.all(Array.from({ length: 16 }, worker));
 }
 
-export async function benchSoak(quick = false): Promise<string[]> {
+async function soak(transport: "gateway" | "http", quick: boolean): Promise<string> {
   const total = quick ? 2_000 : 10_000;
   const users = total / 2;
   const guilds = 5;
   const world = await startSandboxWorld({
+    transport,
     discord: {
       generatedGuilds: { count: guilds, members: Math.ceil(users / guilds) },
       requestLog: "counts",
@@ -76,12 +79,15 @@ export async function benchSoak(quick = false): Promise<string[]> {
     await answers(world, total / 2, total / 2, users, guilds);
     const end = heapMb();
     const growth = ((end - half) / half) * 100;
-    return [
-      `heap after ${total.toLocaleString("en")} answers by ${users.toLocaleString("en")} people (bot and stand-ins in one process): ${start.toFixed(1)} MB before, ${half.toFixed(1)} MB after the first half, ${end.toFixed(1)} MB at the end: ${growth >= 0 ? "+" : ""}${growth.toFixed(2)}% over the second half  (before issue 12: +2%; goal flat, under 1%)`,
-    ];
+    return `${transport}: heap after ${total.toLocaleString("en")} answers by ${users.toLocaleString("en")} people (bot and stand-ins in one process): ${start.toFixed(1)} MB before, ${half.toFixed(1)} MB after the first half, ${end.toFixed(1)} MB at the end: ${growth >= 0 ? "+" : ""}${growth.toFixed(2)}% over the second half  (before issue 12: +2%; before issue 23: +1.86–1.94% gateway, +2.1% HTTP; goal flat, under 1%)`;
   } finally {
     await world.close();
   }
+}
+
+/** The heap soak over each transport, one after the other in this process. */
+export async function benchSoak(quick = false): Promise<string[]> {
+  return [await soak("gateway", quick), await soak("http", quick)];
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

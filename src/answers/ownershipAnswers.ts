@@ -122,9 +122,9 @@ export function createOwnershipAnswers(options: {
   return {
     async history(asker, args) {
       const resolved = await tokens.resolve(asker);
-      await privateAccess.refuseKnownMissing(resolved, args.repo);
       const pinned = args.ref !== undefined && FULL_OID.test(args.ref);
       // A page read by commit id never changes; the first page follows its branch for a short while.
+      // A remembered "not found" is looked up just before GitHub is asked, as for /blame (createScout).
       const answer = await cache.getOrFetch<HistoryPage>({
         kind: "history",
         fingerprint: resolved.fingerprint,
@@ -138,6 +138,7 @@ export function createOwnershipAnswers(options: {
           first: HISTORY_PAGE_SIZE,
         },
         fetch: async () => {
+          await privateAccess.refuseKnownMissing(resolved, args.repo);
           const page = await upstream(asker, resolved, "graphql", (token) =>
             github.history(token, {
               repo: args.repo,
@@ -167,7 +168,6 @@ export function createOwnershipAnswers(options: {
 
     async owners(asker, args) {
       const resolved = await tokens.resolve(asker);
-      await privateAccess.refuseKnownMissing(resolved, args.repo);
       let pointsSpent = 0;
       // The year starts at a whole day, so the question (and its cache key) holds for a day.
       const today = new Date(options.now());
@@ -181,6 +181,8 @@ export function createOwnershipAnswers(options: {
         version: VERSION,
         args: { ...repoKey(args.repo), ref: args.ref ?? "HEAD", path: args.path, since: since.toISOString() },
         fetch: async () => {
+          // Just before GitHub is asked (the tree comes first): a held answer costs no budget.
+          await privateAccess.refuseKnownMissing(resolved, args.repo);
           const value = await upstream(asker, resolved, "graphql", (token) =>
             github.ownersTree(token, {
               repo: args.repo,

@@ -157,6 +157,33 @@ describe("health, readiness and metrics", () => {
     expect(JSON.parse(ready.text)).toMatchObject({ status: "not ready", checks: { stores: false } });
     expect((await get(world, "/healthz")).status).toBe(200);
   });
+
+  it("serves a cached /blame or /history from the cache alone: no store read for a 'not found' of a repository whose answer is held", async () => {
+    const blame = {
+      kind: "slash",
+      name: "blame",
+      options: { repo: "demo/widgets", path: "README.md", lines: "1-3" },
+    } as const;
+    await world.run(blame);
+    const notFoundLookups = async (): Promise<number> => {
+      const { text } = await get(world, "/metrics");
+      return [...text.matchAll(/reposcout_cache_lookups_total\{[^}]*kind="access-missing"[^}]*\} (\d+)/g)]
+        .map((match) => Number(match[1]))
+        .reduce((total, count) => total + count, 0);
+    };
+    const history = {
+      kind: "slash",
+      name: "history",
+      options: { repo: "demo/widgets", path: "README.md" },
+    } as const;
+    await world.run(history);
+    const before = await notFoundLookups();
+    for (let n = 0; n < 3; n++) {
+      await world.run(blame);
+      await world.run(history);
+    }
+    expect(await notFoundLookups()).toBe(before);
+  });
 });
 
 describe("readiness of the gateway", () => {

@@ -49,13 +49,17 @@ export function createMemoryReplayGuard(options: { max?: number } = {}): ReplayG
  * away. Once the store answers again, a request signed before this process saw it come back is taken
  * under the same short window, since another process may have taken it during the outage without
  * the store knowing. A process that received nothing during the outage cannot know of it: for it,
- * the full timestamp window applies (README, "Several processes").
+ * the full timestamp window applies (README, "Several processes"). Claims that are not shared
+ * (`coordination.shared` false: one process, memory stores) are left to this process's memory.
  */
 export function createSharedReplayGuard(
-  coordination: { claim(key: string, ttlMs: number): Promise<boolean> },
+  coordination: { readonly shared?: boolean; claim(key: string, ttlMs: number): Promise<boolean> },
   options: { fallback?: ReplayGuard; now?: () => number } = {},
 ): ReplayGuard {
   const fallback = options.fallback ?? createMemoryReplayGuard();
+  // Claims kept in this process's memory (no Redis) are what the fallback already knows: asking
+  // them too would hold every key twice for its 10 minutes and find nothing more.
+  if (coordination.shared === false) return fallback;
   const now = options.now ?? Date.now;
   let failing = false;
   /** When the store answered again after this process last saw it fail. */

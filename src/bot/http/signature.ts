@@ -18,13 +18,13 @@ export function createSignatureVerifier(publicKeyHex: string): SignatureVerifier
   });
   return (timestamp, body, signatureHex) => {
     if (!SIGNATURE_HEX.test(signatureHex)) return false;
+    // One buffer of timestamp + body, written in place: no intermediate copy of the timestamp.
+    const written = Buffer.byteLength(timestamp, "utf8");
+    const signed = Buffer.allocUnsafe(written + body.length);
+    signed.write(timestamp, 0, "utf8");
+    body.copy(signed, written);
     try {
-      return verify(
-        null,
-        Buffer.concat([Buffer.from(timestamp, "utf8"), body]),
-        key,
-        Buffer.from(signatureHex, "hex"),
-      );
+      return verify(null, signed, key, Buffer.from(signatureHex, "hex"));
     } catch {
       return false;
     }

@@ -40,7 +40,8 @@ export class GatewaySession {
   resumes = 0;
   /** When the session lost its connection (for the resume timeout), or null while connected. */
   disconnectedAt: number | null = null;
-  private entries: HistoryEntry[] = [];
+  /** Dropped entries (before `head`) are cleared, so that they are freed before the compaction. */
+  private entries: Array<HistoryEntry | undefined> = [];
   /** Index of the first live entry in `entries` (dropped ones before it are compacted away in bulk). */
   private head = 0;
   private readonly limit: number;
@@ -107,6 +108,7 @@ export class GatewaySession {
       const oldest = this.entries[this.head]!;
       // While connected, what is not sent yet stays: it is the send queue.
       if (this.connection !== null && oldest.s > this.sentUpTo) break;
+      this.entries[this.head] = undefined;
       this.head++;
       live--;
     }

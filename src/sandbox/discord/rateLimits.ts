@@ -52,6 +52,12 @@ function seconds(ms: number): string {
  */
 export class RateLimiter {
   private readonly windows = new Map<string, Window>();
+  /**
+   * The size of `windows` at which expired ones are swept: each interaction token is a webhook
+   * bucket of its own, used for 15 minutes at most, so without a sweep every one ever seen would
+   * stay (Discord forgets a bucket once it resets).
+   */
+  private sweepAt = 1_024;
   /** The opaque bucket hash of each `METHOD template` (hashing on every request was a hot spot). */
   private readonly bucketHashes = new Map<string, string>();
   private readonly injections: Array<
@@ -78,6 +84,17 @@ export class RateLimiter {
     return this.injections.reduce((total, injection) => total + injection.count, 0);
   }
 
+  /** How many buckets are remembered (their window not over yet, or not swept yet). */
+  buckets(): number {
+    return this.windows.size;
+  }
+
+  /** Forgets the buckets whose window is over; the next sweep waits until the map doubles (amortized O(1)). */
+  private sweep(now: number): void {
+    for (const [key, window] of this.windows) if (window.resetAt <= now) this.windows.delete(key);
+    this.sweepAt = Math.max(1_024, 2 * this.windows.size);
+  }
+
   /** Decides on one request and returns the headers to send with the answer. */
   check(method: string, template: string, path: string, majorValue: string | null): RateLimitVerdict {
     const route = `${method} ${template}`;
@@ -92,6 +109,7 @@ export class RateLimiter {
     if (!window || window.resetAt <= now) {
       window = { remaining: this.options.limit, resetAt: now + this.options.windowMs };
       this.windows.set(key, window);
+      if (this.windows.size >= this.sweepAt) this.sweep(now);
     }
     const injected = this.takeInjection(method, template, path);
     if (injected) {

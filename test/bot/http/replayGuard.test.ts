@@ -24,6 +24,24 @@ describe("the in-memory replay guard", () => {
   });
 });
 
+describe("the replay guard over claims that are not shared (one process, memory stores)", () => {
+  it("refuses a replay from this process's memory alone, without holding each key a second time in the claims", async () => {
+    const claims = memoryCoordination();
+    const asked: string[] = [];
+    const guard = createSharedReplayGuard({
+      shared: claims.shared,
+      claim(key, ttlMs) {
+        asked.push(key);
+        return claims.claim(key, ttlMs);
+      },
+    });
+    expect(await guard.claim("interaction:1", 60_000, Date.now())).toBe(true);
+    expect(await guard.claim("interaction:1", 60_000, Date.now())).toBe(false);
+    expect(await guard.claim("interaction:2", 60_000, Date.now())).toBe(true);
+    expect(asked).toEqual([]);
+  });
+});
+
 /**
  * Two processes behind one load balancer sharing one store (the coordination Redis gives them),
  * which can be made to fail as a Redis outage does.

@@ -209,6 +209,22 @@ describe("modals and commands in the stand-in", () => {
 });
 
 describe("rate-limit buckets in the stand-in", () => {
+  it("forgets buckets whose window is over, as Discord does: one per interaction token would stay forever", async () => {
+    const limiter = new RateLimiter({ limit: 5, windowMs: 1 });
+    const webhook = (n: number) =>
+      limiter.check("POST", "/webhooks/:webhook_id/:webhook_token", `/webhooks/1/token${n}`, `1/token${n}`);
+    for (let n = 0; n < 1_000; n++) webhook(n);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let n = 1_000; n < 2_000; n++) webhook(n);
+    expect(limiter.buckets()).toBeLessThan(1_100);
+    // A bucket within its window still counts: the sixth request in it is limited.
+    const busy = new RateLimiter({ limit: 5, windowMs: 60_000 });
+    const verdicts = Array.from({ length: 6 }, () =>
+      busy.check("POST", "/webhooks/:webhook_id/:webhook_token", "/webhooks/1/t", "1/t"),
+    );
+    expect(verdicts.at(-1)!.limited).not.toBeNull();
+  });
+
   it("serves injected 429s only to matching requests, then lets them through", () => {
     const limiter = new RateLimiter({ limit: 10, windowMs: 1000 });
     limiter.inject({

@@ -1,0 +1,266 @@
+/**
+ * The steps of one interaction over HTTP (issue 23 item 4), in this process: each step of
+ * `POST /interactions` alone (signature check, JSON parse, replay claim, encoding the reply), then
+ * the whole endpoint through a real socket with a core that answers at once with a ready message,
+ * beside a bare node:http handler answering the same message (no signature check) under the same
+ * driver: the endpoint's own CPU per interaction, formatting and the answer path left out.
+ * Alone: `npx tsx bench/load/httpSteps.ts [--quick]`.
+ */
+import {
+  createServer,
+  Agent,
+  request as httpRequest,
+  type IncomingMessage,
+  type ServerResponse,
+} from "node:http";
+import type { AddressInfo } from "node:net";
+import type { APIInteraction, APIInteractionResponse } from "discord-api-types/v10";
+import type { REST } from "discord.js";
+import pino from "pino";
+import { createInteractionsEndpoint } from "../../src/bot/http/interactionsEndpoint.js";
+import { encodeFirstResponse } from "../../src/bot/http/httpResponder.js";
+import { createMemoryReplayGuard } from "../../src/bot/http/replayGuard.js";
+import { createSignatureVerifier } from "../../src/bot/http/signature.js";
+import type { InteractionCore } from "../../src/bot/core/interactionCore.js";
+import { InteractionSigner } from "../../src/sandbox/discord/interactionSigner.js";
+
+/** A slash command as Discord sends it to a server member: some 1.5 KB. */
+function interactionBody(n: number): string {
+  return JSON.stringify({
+    app_permissions: "2248473465835073",
+    application_id: "1100000000000000001",
+    authorizing_integration_owners: { "0": "1200000000000000001" },
+    channel: {
+      flags: 0,
+      guild_id: "1200000000000000001",
+      id: "1300000000000000001",
+      name: "general",
+      type: 0,
+    },
+    channel_id: "1300000000000000001",
+    context: 0,
+    data: {
+      id: "1400000000000000001",
+      name: "blame",
+      options: [
+        { name: "repo", type: 3, value: "demo/widgets" },
+        { name: "path", type: 3, value: "src/engine.ts" },
+        { name: "lines", type: 3, value: "100-140" },
+      ],
+      type: 1,
+    },
+    entitlements: [],
+    guild: { features: [], id: "1200000000000000001", locale: "en-US" },
+    guild_id: "1200000000000000001",
+    guild_locale: "en-US",
+    id: String(1500000000000000000n + BigInt(n)),
+    locale: "en-US",
+    member: {
+      avatar: null,
+      deaf: false,
+      flags: 0,
+      joined_at: "2024-01-01T00:00:00.000000+00:00",
+      mute: false,
+      nick: null,
+      pending: false,
+      permissions: "2248473465835073",
+      premium_since: null,
+      roles: ["1600000000000000001", "1600000000000000002"],
+      user: {
+        avatar: null,
+        discriminator: "0",
+        global_name: "Member",
+        id: "1700000000000000001",
+        public_flags: 0,
+        username: "member",
+      },
+    },
+    token: `aW50ZXJhY3Rpb246${"x".repeat(160)}${n}`,
+    type: 2,
+    version: 1,
+  });
+}
+
+/** A cached answer's message: an embed of 40 blame lines, some 3 KB. */
+const MESSAGE: APIInteractionResponse = {
+  type: 4,
+  data: {
+    embeds: [
+      {
+        title: "demo/widgets · src/engine.ts · lines 100–140",
+        description: Array.from(
+          { length: 40 },
+          (_, i) =>
+            `\`${String(100 + i).padStart(3)}\` const value${i} = compute(${i}); // [abc1234](https://github.com/demo/widgets/commit/abc1234)`,
+        ).join("\n"),
+        footer: { text: "main · cached 1 minute ago" },
+      },
+    ],
+    allowed_mentions: { parse: [] },
+  },
+};
+
+function perCallUs(count: number, step: (n: number) => unknown): number {
+  for (let n = 0; n < Math.min(count, 2_000); n++) step(n);
+  const started = process.cpuUsage();
+  for (let n = 0; n < count; n++) step(n);
+  const used = process.cpuUsage(started);
+  return (used.user + used.system) / count;
+}
+
+async function perCallUsAsync(count: number, step: (n: number) => Promise<unknown>): Promise<number> {
+  for (let n = 0; n < Math.min(count, 2_000); n++) await step(n);
+  const started = process.cpuUsage();
+  for (let n = 0; n < count; n++) await step(n);
+  const used = process.cpuUsage(started);
+  return (used.user + used.system) / count;
+}
+
+type Handler = (request: IncomingMessage, reply: ServerResponse) => void | Promise<void>;
+
+/**
+ * CPU of this process per request (server and driver), `concurrency` requests kept in flight over
+ * keep-alive sockets: the driver's share is the same for both handlers, so the difference is theirs.
+ */
+async function throughHttp(
+  handler: Handler,
+  count: number,
+  signed: () => { body: string; headers: Record<string, string> },
+): Promise<number> {
+  const server = createServer((request, reply) => void handler(request, reply));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+  const requests = Array.from({ length: count + 500 }, () => signed());
+  const one = (n: number): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const { body, headers } = requests[n]!;
+      const outgoing = httpRequest(
+        { agent, port, host: "127.0.0.1", method: "POST", path: "/interactions", headers },
+        (response) => {
+          if (response.statusCode !== 200) reject(new Error(`status ${response.statusCode}`));
+          response.resume();
+          response.on("end", resolve);
+        },
+      );
+      outgoing.on("error", reject);
+      outgoing.end(body);
+    });
+  const run = async (from: number, total: number): Promise<void> => {
+    let next = from;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < from + total) await one(next++);
+      }),
+    );
+  };
+  await run(0, 500);
+  const started = process.cpuUsage();
+  await run(500, count);
+  const used = process.cpuUsage(started);
+  agent.destroy();
+  await new Promise((resolve) => server.close(resolve));
+  return (used.user + used.system) / count;
+}
+
+/** The endpoint's steps, and the endpoint against a bare handler, both answering `MESSAGE`. */
+export async function benchHttpSteps(quick = false): Promise<string[]> {
+  const count = quick ? 5_000 : 20_000;
+  const signer = new InteractionSigner();
+  const verify = createSignatureVerifier(signer.publicKeyHex);
+  const timestamp = () => String(Math.floor(Date.now() / 1000));
+  const bodies = Array.from({ length: 256 }, (_, n) => interactionBody(n));
+  const buffers = bodies.map((body) => Buffer.from(body));
+  const stamp = timestamp();
+  const signatures = bodies.map((body) => signer.sign(stamp, body));
+  const lines: string[] = [];
+  const verifyUs = perCallUs(count, (n) => verify(stamp, buffers[n % 256]!, signatures[n % 256]!));
+  const parseUs = perCallUs(count, (n) => JSON.parse(buffers[n % 256]!.toString("utf8")));
+  const guard = createMemoryReplayGuard();
+  // One claim per interaction, on its id (as the endpoint does).
+  const claimUs = await perCallUsAsync(count, (n) => guard.claim(`interaction:${n}`, 600_000, Date.now()));
+  const encodeUs = await perCallUsAsync(count, () => encodeFirstResponse(MESSAGE, []));
+  lines.push(
+    `steps, µs CPU each (${bodies[0]!.length} B interaction, ${JSON.stringify(MESSAGE).length} B reply): signature check ${verifyUs.toFixed(1)}  JSON parse ${parseUs.toFixed(1)}  replay claim ${claimUs.toFixed(1)}  encoding the reply ${encodeUs.toFixed(1)}`,
+  );
+
+  const fail = (): never => {
+    throw new Error("the bench's core never calls Discord's REST");
+  };
+  const rest = { bot: fail as unknown as REST, interactions: fail as unknown as REST };
+  const core: InteractionCore = {
+    async handle(_interaction: APIInteraction, responder) {
+      await responder.respond(MESSAGE, []);
+    },
+    stop() {},
+    drain: async () => true,
+    inFlight: () => 0,
+    abandonInFlight: async () => 0,
+    settled: async () => undefined,
+  };
+  const endpoint = createInteractionsEndpoint({
+    verify,
+    core,
+    rest,
+    replayGuard: createMemoryReplayGuard(),
+    logger: pino({ level: "warn" }),
+  });
+  const unchecked = createInteractionsEndpoint({
+    verify: () => true,
+    core,
+    rest,
+    replayGuard: createMemoryReplayGuard(),
+    logger: pino({ level: "warn" }),
+  });
+  // A bare bot builds its message for each interaction, as a bot that answers does.
+  const bare: Handler = (incoming, response) => {
+    const chunks: Buffer[] = [];
+    incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+    incoming.on("end", () => {
+      JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      const text = JSON.stringify(MESSAGE);
+      response.writeHead(200, {
+        "Content-Type": "application/json",
+        "Content-Length": Buffer.byteLength(text),
+      });
+      response.end(text);
+    });
+  };
+  // Each interaction once (the replay guard refuses a second time), across every round.
+  let sent = 0;
+  const signed = () => {
+    const body = interactionBody(sent++);
+    const at = timestamp();
+    return {
+      body,
+      headers: {
+        "Content-Type": "application/json",
+        "Content-Length": String(Buffer.byteLength(body)),
+        "X-Signature-Ed25519": signer.sign(at, body),
+        "X-Signature-Timestamp": at,
+      },
+    };
+  };
+  const rounds: Array<[number, number, number]> = [];
+  for (let round = 0; round < 3; round++) {
+    rounds.push([
+      await throughHttp(endpoint, count / 2, signed),
+      await throughHttp(bare, count / 2, signed),
+      await throughHttp(unchecked, count / 2, signed),
+    ]);
+  }
+  const median = (values: number[]): number => [...values].sort((a, b) => a - b)[1]!;
+  const ours = rounds.map(([a]) => a);
+  const bares = rounds.map(([, b]) => b);
+  const extra = rounds.map(([a, b]) => a - b);
+  const uncheckedExtra = rounds.map(([, b, c]) => c - b);
+  lines.push(
+    `through a socket, µs CPU per interaction (server and driver in this process, 3 rounds min/median/max): endpoint ${Math.min(...ours).toFixed(0)}/${median(ours).toFixed(0)}/${Math.max(...ours).toFixed(0)}  bare handler ${Math.min(...bares).toFixed(0)}/${median(bares).toFixed(0)}/${Math.max(...bares).toFixed(0)}  the endpoint's own ${Math.min(...extra).toFixed(0)}/${median(extra).toFixed(0)}/${Math.max(...extra).toFixed(0)}  (of which the mandatory signature check ${verifyUs.toFixed(0)}; the endpoint's own without it ${Math.min(...uncheckedExtra).toFixed(0)}/${median(uncheckedExtra).toFixed(0)}/${Math.max(...uncheckedExtra).toFixed(0)})`,
+  );
+  return lines;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const line of await benchHttpSteps(process.argv.includes("--quick"))) console.log(line);
+  process.exit(0);
+}
