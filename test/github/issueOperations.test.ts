@@ -129,3 +129,27 @@ describe("fetchCommit", () => {
     );
   });
 });
+
+describe("errors about what is inside a repository", () => {
+  it("carry the repository GitHub showed, private, from /commit, /history and /owners as from /blame", async () => {
+    // What lets a public-only token's answer be "the repository is private", not "no such ref".
+    const secret = { owner: "demo", name: "secret" };
+    const ref = "no-such-branch";
+    const failures = await Promise.all([
+      client.commit(DEMO_TOKEN, { repo: secret, ref }).catch((error: unknown) => error),
+      client.history(DEMO_TOKEN, { repo: secret, ref, path: "", first: 10 }).catch((error: unknown) => error),
+      client
+        .ownersTree(DEMO_TOKEN, { repo: secret, ref, path: "", since: new Date(0) })
+        .catch((error: unknown) => error),
+      client.blame(DEMO_TOKEN, { repo: secret, ref, path: "README.md" }).catch((error: unknown) => error),
+    ]);
+    for (const failure of failures) {
+      expect(failure).toBeInstanceOf(RefNotFoundError);
+      expect((failure as RefNotFoundError).seenRepository).toEqual({
+        nameWithOwner: "demo/secret",
+        isPrivate: true,
+        visibility: "PRIVATE",
+      });
+    }
+  });
+});
