@@ -98,13 +98,7 @@ export function createScout(options: {
     // Checked before anything is stored: a refused answer never reaches the cache. A public
     // answer is shared with every token (./publicAnswers.ts).
     const admitted = async (readRef: string | undefined, byRef: boolean): Promise<T> => {
-      const value = await upstream(asker, resolved, "graphql", (token) => read(token, readRef)).catch(
-        async (error: unknown) => {
-          await privateAccess.noteMissing(resolved, args.repo, error);
-          throw error;
-        },
-      );
-      privateAccess.admit(resolved, value.repository);
+      const value = await privateAccess.read(asker, resolved, args.repo, (token) => read(token, readRef));
       await publicAnswers.publish(pinnedKey(value.commit.oid), value, byRef ? ref : undefined);
       return value;
     };
@@ -211,7 +205,7 @@ export function createScout(options: {
     );
   }
 
-  const items = createItemAnswers({ github, cache, tokens, recent, privateAccess, upstream });
+  const items = createItemAnswers({ github, cache, tokens, recent, privateAccess });
 
   const scout: Scout = {
     issue: items.issue,
