@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IssueNotFoundError, RefNotFoundError, RepositoryNotFoundError } from "../../src/github/errors.js";
-import { createGitHubClient, type GitHubClient } from "../../src/github/index.js";
-import { silentLogger } from "../../src/logger.js";
+import type { GitHubClient } from "../../src/github/index.js";
 import { DEMO_FIXTURE_FILES, DEMO_ISSUES, DEMO_REFS } from "../../src/sandbox/github/demoConstants.js";
 import {
   DEMO_TOKEN,
@@ -9,6 +8,7 @@ import {
   startGitHubStandIn,
   type GitHubStandIn,
 } from "../../src/sandbox/github/index.js";
+import { standInClient } from "./standInClient.js";
 
 const WIDGETS = { owner: "demo", name: "widgets" };
 let standIn: GitHubStandIn;
@@ -16,13 +16,7 @@ let client: GitHubClient;
 
 beforeAll(async () => {
   standIn = await startGitHubStandIn();
-  client = createGitHubClient({
-    graphqlUrl: standIn.graphqlUrl,
-    restUrl: standIn.restUrl,
-    version: "test",
-    logger: silentLogger(),
-    fingerprint: (token) => Buffer.from(token).toString("hex").slice(0, 32),
-  });
+  client = standInClient(standIn);
 });
 afterAll(async () => {
   await standIn.close();
