@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fatalCloseMeaning } from "../../src/bot/gateway/gatewayClient.js";
 import { startDiscordStandIn, type DiscordStandIn } from "../../src/sandbox/discord/index.js";
-import { DEMO_TOKEN, startGitHubStandIn, type GitHubStandIn } from "../../src/sandbox/github/index.js";
+import { startGitHubStandIn, type GitHubStandIn } from "../../src/sandbox/github/index.js";
+import { botEnv, freePort } from "./botProcess.js";
 
 /**
  * What an operator sees when Discord ends the bot's welcome: the bot as a process (as `npm start`
@@ -33,18 +33,6 @@ function run(env: Record<string, string>): {
   return { child, done };
 }
 
-/** A port nothing listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 describe("gateway closes Discord will not resume, a refused token, a wrong GitHub URL", () => {
   let discord: DiscordStandIn;
   let github: GitHubStandIn;
@@ -54,15 +42,7 @@ describe("gateway closes Discord will not resume, a refused token, a wrong GitHu
   beforeAll(async () => {
     [discord, github] = await Promise.all([startDiscordStandIn(), startGitHubStandIn()]);
     dataDir = await mkdtemp(join(tmpdir(), "reposcout-operator-"));
-    env = {
-      DISCORD_TOKEN: discord.botToken,
-      DISCORD_API_URL: discord.apiUrl,
-      GITHUB_TOKEN: DEMO_TOKEN,
-      GITHUB_API_URL: github.restUrl,
-      DATA_DIR: dataDir,
-      TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 5).toString("base64"),
-      LOG_LEVEL: "warn",
-    };
+    env = botEnv({ discord, github, dataDir, keyByte: 5 });
   });
   afterAll(async () => {
     await Promise.all([discord?.close(), github?.close()]);
