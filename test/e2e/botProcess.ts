@@ -1,7 +1,19 @@
-import type { ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import type { DiscordStandIn } from "../../src/sandbox/discord/index.js";
 import { DEMO_TOKEN, type GitHubStandIn } from "../../src/sandbox/github/index.js";
+
+/** The project's root: where `npm start` runs. */
+export const ROOT = new URL("../../", import.meta.url).pathname;
+
+/** Runs a project script with tsx, as `npm start` / `npm run deploy` do, with only the given environment. */
+export function runScript(script: string, env: Record<string, string>, args: string[] = []): ChildProcess {
+  return spawn(process.execPath, ["--import", "tsx", script, ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+}
 
 /** A port nothing listens on now. */
 export function freePort(): Promise<number> {

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,19 +6,8 @@ import { commandDefinitions, loadCommands } from "../../src/bot/loadCommands.js"
 import { startDiscordStandIn, type DiscordStandIn } from "../../src/sandbox/discord/index.js";
 import { startGitHubStandIn, type GitHubStandIn } from "../../src/sandbox/github/index.js";
 import { transcriptOf } from "../../src/sandbox/transcript.js";
-import { botEnv, exited, freePort } from "./botProcess.js";
+import { botEnv, exited, freePort, runScript } from "./botProcess.js";
 import { e2eTransport } from "./transport.js";
-
-const ROOT = new URL("../../", import.meta.url).pathname;
-
-/** Runs a project script with tsx, as `npm start` / `npm run deploy` do, with only the given environment. */
-function runScript(script: string, env: Record<string, string>, args: string[] = []): ChildProcess {
-  return spawn(process.execPath, ["--import", "tsx", script, ...args], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-}
 
 /** Waits until the bot's `/healthz` answers 200. */
 async function healthy(url: string, timeoutMs: number): Promise<void> {

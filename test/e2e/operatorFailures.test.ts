@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,24 +6,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fatalCloseMeaning } from "../../src/bot/gateway/gatewayClient.js";
 import { startDiscordStandIn, type DiscordStandIn } from "../../src/sandbox/discord/index.js";
 import { startGitHubStandIn, type GitHubStandIn } from "../../src/sandbox/github/index.js";
-import { botEnv, freePort } from "./botProcess.js";
+import { botEnv, freePort, runScript } from "./botProcess.js";
 
 /**
  * What an operator sees when Discord ends the bot's welcome: the bot as a process (as `npm start`
  * runs the sources) against the local Discord, which closes sessions with the codes real Discord
  * uses (DISCORD-FACTS "Gateway close codes") and refuses a wrong token with 401.
  */
-const ROOT = new URL("../../", import.meta.url).pathname;
 
 function run(env: Record<string, string>): {
   child: ChildProcess;
   done: Promise<{ code: number | null; output: string }>;
 } {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/index.ts"], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = runScript("src/index.ts", env);
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
