@@ -7,37 +7,19 @@ import { pathToFileURL } from "node:url";
 import type { InteractionRequest } from "../src/sandbox/discord/index.js";
 import { DEMO_PATHS } from "../src/sandbox/github/index.js";
 import { startSandboxWorld, type SandboxWorld } from "../src/sandbox/harness.js";
-import { transcriptOf } from "../src/sandbox/transcript.js";
 import { engineCommits } from "./end-to-end.js";
+import { timedRun, timingLine } from "./sandboxTiming.js";
 
-function median(samples: readonly number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
-
-function p90(samples: readonly number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(0.9 * sorted.length))] ?? Number.NaN;
-}
-
-async function timed(world: SandboxWorld, request: InteractionRequest): Promise<number> {
-  const started = performance.now();
-  const record = await world.run(request, { settleMs: 0, timeoutMs: 20_000 });
-  const elapsed = performance.now() - started;
-  const seen = transcriptOf(record);
-  if (seen.isError) throw new Error(`benchmark interaction failed: ${JSON.stringify(request)}: ${seen.text}`);
-  return elapsed;
-}
+const timed = async (world: SandboxWorld, request: InteractionRequest): Promise<number> =>
+  (await timedRun(world, request)).ms;
 
 /** Posts a message holding `content` in #code-links, as a person would. */
 function post(world: SandboxWorld, content: string): string {
   return world.discord.postAsUser({ channel: "codeLinks", content }).id;
 }
 
-const line = (label: string, samples: readonly number[], baseline?: readonly number[]): string => {
-  const ratio = baseline ? `  ratio ${(median(samples) / median(baseline)).toFixed(2)}×` : "";
-  return `${label.padEnd(58)} p50 ${median(samples).toFixed(1)} ms  p90 ${p90(samples).toFixed(1)} ms (n=${samples.length})${ratio}`;
-};
+const line = (label: string, samples: readonly number[], baseline?: readonly number[]): string =>
+  timingLine(label, 58, samples, baseline);
 
 /** Runs the message menu benchmark; returns the lines to print. */
 export async function benchMessageMenus(rounds = 30): Promise<string[]> {

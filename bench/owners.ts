@@ -11,28 +11,14 @@ import type { InteractionRequest } from "../src/sandbox/discord/index.js";
 import { DEMO_PARTS, partPath } from "../src/sandbox/github/demoOwnership.js";
 import { runGitChecked } from "../src/sandbox/github/gitProcess.js";
 import { startSandboxWorld, type SandboxWorld } from "../src/sandbox/harness.js";
-import { transcriptOf } from "../src/sandbox/transcript.js";
-
-function median(samples: readonly number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
-
-function p90(samples: readonly number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(0.9 * sorted.length))] ?? Number.NaN;
-}
+import { median, p90, timedRun } from "./sandboxTiming.js";
 
 /** Runs one `/owners`; returns its time and the points its footer says it spent. */
 async function timed(
   world: SandboxWorld,
   request: InteractionRequest,
 ): Promise<{ ms: number; points: number }> {
-  const started = performance.now();
-  const record = await world.run(request, { settleMs: 0, timeoutMs: 30_000 });
-  const ms = performance.now() - started;
-  const seen = transcriptOf(record);
-  if (seen.isError) throw new Error(`benchmark interaction failed: ${JSON.stringify(request)}: ${seen.text}`);
+  const { ms, seen } = await timedRun(world, request, 30_000);
   const footer = seen.messages.at(-1)?.message.embeds[0]?.footer?.text ?? "";
   const points = /(\d+) GitHub points?$/.exec(footer);
   return { ms, points: points ? Number(points[1]) : 0 };

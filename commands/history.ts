@@ -1,27 +1,22 @@
-import { ApplicationCommandOptionType, ApplicationCommandType } from "discord-api-types/v10";
+import { ApplicationCommandType } from "discord-api-types/v10";
 import { z } from "zod";
 import type { CommandAnswer, CommandModule } from "../src/bot/commandModule.js";
-import { EVERYWHERE, parseWith, refOption, repoOption, threadOption } from "../src/bot/commonOptions.js";
+import { EVERYWHERE, refOption, repoOption, threadOption } from "../src/bot/commonOptions.js";
+import {
+  folderOrFileOption,
+  parseRepoPathArguments,
+  repoPathSubject,
+  type RepoPathArgs,
+} from "../src/bot/repoPathArguments.js";
 import type { Services } from "../src/bot/services.js";
 import { ExpiredComponentError } from "../src/errors.js";
 import { formatThreadSummary, threadName } from "../src/format/error.js";
 import { formatHistory } from "../src/format/history.js";
 import { freshnessText, type NavigationButtons } from "../src/format/message.js";
 import type { RepoRef } from "../src/github/types.js";
-import { parsePath } from "../src/input/pathArgument.js";
-import { parseRef } from "../src/input/refArgument.js";
-import { parseRepoArgument, webHostsOf } from "../src/input/repoArgument.js";
 import { autocompleteRepoAndPath } from "../src/answers/autocomplete.js";
 import { HISTORY_PAGE_SIZE } from "../src/answers/ownershipAnswers.js";
 import type { Asker } from "../src/answers/scout.js";
-
-interface HistoryArgs {
-  repo: RepoRef;
-  /** "" for the whole repository. */
-  path: string;
-  ref?: string;
-  thread?: boolean;
-}
 
 /**
  * The state behind Previous / Next: the commit the first page was pinned to (every page reads from
@@ -36,13 +31,6 @@ const buttonStateSchema = z.object({
   cursors: z.array(z.string().nullable()).min(1).max(1000),
 });
 type HistoryButtonState = z.infer<typeof buttonStateSchema>;
-
-const rawSchema = z.object({
-  repo: z.string(),
-  path: z.string().optional(),
-  ref: z.string().optional(),
-  thread: z.boolean().optional(),
-});
 
 async function page(
   args: { repo: RepoRef; path: string; readAt?: string; ref?: string; cursors: Array<string | null> },
@@ -72,7 +60,7 @@ async function page(
     buttons.next = `history:${await services.buttons.put({ ...base, cursors: [...args.cursors, result.endCursor] })}`;
   }
   const repoName = `${args.repo.owner}/${args.repo.name}`;
-  const subject = args.path === "" ? repoName : `${repoName} ${args.path}`;
+  const subject = repoPathSubject(args.repo, args.path);
   const now = services.now();
   return {
     message: services.rendered.message(
@@ -92,7 +80,7 @@ async function page(
 }
 
 /** `/history`: the latest commits that touched a file or a folder, newest first, 10 a page. */
-export const command: CommandModule<HistoryArgs> = {
+export const command: CommandModule<RepoPathArgs> = {
   data: {
     type: ApplicationCommandType.ChatInput,
     name: "history",
@@ -100,33 +88,14 @@ export const command: CommandModule<HistoryArgs> = {
     description: "Show the latest commits that touched a file or a folder",
     options: [
       repoOption,
-      {
-        type: ApplicationCommandOptionType.String,
-        name: "path",
-        description: "A file or folder, like src/app.ts (default: the whole repository)",
-        required: false,
-        autocomplete: true,
-        max_length: 4096,
-      },
+      folderOrFileOption("A file or folder, like src/app.ts (default: the whole repository)"),
       refOption,
       threadOption,
     ],
   },
   threadAsked: (args) => args.thread,
   customIdPrefixes: ["history"],
-  parse(options, services) {
-    const raw = parseWith(rawSchema, options);
-    const fromRepo = parseRepoArgument(raw.repo, webHostsOf(services.config.github.webUrl));
-    // A URL that can be split several ways is read the likeliest way (its first split).
-    const path = raw.path !== undefined ? parsePath(raw.path) : (fromRepo.path ?? "");
-    const ref = raw.ref !== undefined ? parseRef(raw.ref) : fromRepo.ref;
-    return {
-      repo: fromRepo.repo,
-      path,
-      ...(ref !== undefined ? { ref } : {}),
-      ...(raw.thread !== undefined ? { thread: raw.thread } : {}),
-    };
-  },
+  parse: parseRepoPathArguments,
   execute(args, request, services) {
     return page(
       {

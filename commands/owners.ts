@@ -1,36 +1,22 @@
-import { ApplicationCommandOptionType, ApplicationCommandType } from "discord-api-types/v10";
-import { z } from "zod";
+import { ApplicationCommandType } from "discord-api-types/v10";
 import type { CommandModule } from "../src/bot/commandModule.js";
-import { EVERYWHERE, parseWith, refOption, repoOption, threadOption } from "../src/bot/commonOptions.js";
+import { EVERYWHERE, refOption, repoOption, threadOption } from "../src/bot/commonOptions.js";
+import {
+  folderOrFileOption,
+  parseRepoPathArguments,
+  repoPathSubject,
+  type RepoPathArgs,
+} from "../src/bot/repoPathArguments.js";
 import { formatThreadSummary, threadName } from "../src/format/error.js";
 import { freshnessText, type FormattedMessage } from "../src/format/message.js";
 import { formatOwners } from "../src/format/owners.js";
 import { ownersChartSvg } from "../src/format/ownersChart.js";
-import type { RepoRef } from "../src/github/types.js";
-import { parsePath } from "../src/input/pathArgument.js";
-import { parseRef } from "../src/input/refArgument.js";
-import { parseRepoArgument, webHostsOf } from "../src/input/repoArgument.js";
 import { ownersReport, recentWindowCount } from "../src/owners/ownersReport.js";
 import { renderPng } from "../src/owners/renderChart.js";
 import { autocompleteRepoAndPath } from "../src/answers/autocomplete.js";
 
-interface OwnersArgs {
-  repo: RepoRef;
-  /** "" for the root. */
-  path: string;
-  ref?: string;
-  thread?: boolean;
-}
-
-const rawSchema = z.object({
-  repo: z.string(),
-  path: z.string().optional(),
-  ref: z.string().optional(),
-  thread: z.boolean().optional(),
-});
-
 /** `/owners`: who knows a file or a folder, by blame, history and CODEOWNERS, with a chart. */
-export const command: CommandModule<OwnersArgs> = {
+export const command: CommandModule<RepoPathArgs> = {
   data: {
     type: ApplicationCommandType.ChatInput,
     name: "owners",
@@ -38,32 +24,13 @@ export const command: CommandModule<OwnersArgs> = {
     description: "Show who knows a file or folder: authors by lines, recent commits, CODEOWNERS",
     options: [
       repoOption,
-      {
-        type: ApplicationCommandOptionType.String,
-        name: "path",
-        description: "A file or folder, like src (default: the root)",
-        required: false,
-        autocomplete: true,
-        max_length: 4096,
-      },
+      folderOrFileOption("A file or folder, like src (default: the root)"),
       refOption,
       threadOption,
     ],
   },
   threadAsked: (args) => args.thread,
-  parse(options, services) {
-    const raw = parseWith(rawSchema, options);
-    const fromRepo = parseRepoArgument(raw.repo, webHostsOf(services.config.github.webUrl));
-    // A URL that can be split several ways is read the likeliest way (its first split).
-    const path = raw.path !== undefined ? parsePath(raw.path) : (fromRepo.path ?? "");
-    const ref = raw.ref !== undefined ? parseRef(raw.ref) : fromRepo.ref;
-    return {
-      repo: fromRepo.repo,
-      path,
-      ...(ref !== undefined ? { ref } : {}),
-      ...(raw.thread !== undefined ? { thread: raw.thread } : {}),
-    };
-  },
+  parse: parseRepoPathArguments,
   async execute(args, request, services) {
     const fetched = await services.scout.owners(request, {
       repo: args.repo,
@@ -73,8 +40,7 @@ export const command: CommandModule<OwnersArgs> = {
     const now = services.now();
     const answer = fetched.value;
     const ref = args.ref ?? answer.tree.repository.defaultBranch ?? undefined;
-    const repoName = `${args.repo.owner}/${args.repo.name}`;
-    const subject = args.path === "" ? repoName : `${repoName} ${args.path}`;
+    const subject = repoPathSubject(args.repo, args.path);
     // The answer is made of two pinned answers (the tree, the blame); the clock shapes the footer,
     // the commits inside the 90-day window and the chart's twelve months.
     const variant = [

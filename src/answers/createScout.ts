@@ -100,14 +100,7 @@ export function createScout(options: {
     // Checked before anything is stored: a refused answer never reaches the cache. A public
     // answer is shared with every token (./publicAnswers.ts).
     const admitted = async (readRef: string | undefined, byRef: boolean): Promise<T> => {
-      await privateAccess.refuseKnownMissing(resolved, args.repo);
-      const value = await upstream(asker, resolved, "graphql", (token) => read(token, readRef)).catch(
-        async (error: unknown) => {
-          await privateAccess.noteMissing(resolved, args.repo, error);
-          throw error;
-        },
-      );
-      privateAccess.admit(resolved, value.repository);
+      const value = await privateAccess.read(asker, resolved, args.repo, (token) => read(token, readRef));
       await publicAnswers.publish(pinnedKey(value.commit.oid), value, byRef ? ref : undefined);
       return value;
     };
@@ -234,7 +227,7 @@ export function createScout(options: {
     );
   }
 
-  const items = createItemAnswers({ github, cache, tokens, recent, privateAccess, upstream });
+  const items = createItemAnswers({ github, cache, tokens, recent, privateAccess });
 
   const scout: Scout = {
     issue: items.issue,

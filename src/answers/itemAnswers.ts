@@ -1,7 +1,6 @@
 import type { AnswerCache, CachedAnswer } from "../cache/answerCache.js";
 import type { GitHubClient } from "../github/client.js";
 import type { CommitAnswer, IssueAnswer } from "../github/issueTypes.js";
-import type { TokenUse } from "../github/tokenSpend.js";
 import type { RepoRef } from "../github/types.js";
 import type { ResolvedToken, TokenResolver } from "../tokens/tokenResolver.js";
 import type { PrivateAccess } from "./privateAccess.js";
@@ -35,16 +34,10 @@ export function createItemAnswers(options: {
   cache: AnswerCache;
   tokens: TokenResolver;
   recent: RecentRepositories;
+  /** Reads upstream through the Scout's one way (fair use, the reader on errors) and admits the answer. */
   privateAccess: PrivateAccess;
-  /** The Scout's one way upstream: fair use of the default token, and the reader on errors. */
-  upstream: <T>(
-    asker: Asker,
-    resolved: ResolvedToken,
-    resource: "graphql" | "core",
-    call: (token: TokenUse) => Promise<T>,
-  ) => Promise<T>;
 }): ItemAnswers {
-  const { github, cache, tokens, recent, privateAccess, upstream } = options;
+  const { github, cache, tokens, recent, privateAccess } = options;
 
   async function served<T extends IssueAnswer | CommitAnswer>(
     asker: Asker,
@@ -86,14 +79,10 @@ export function createItemAnswers(options: {
           // A merged pull request is kept once, as `issue-done` (issue 23: store once).
           keptAt: (value) => (value.state === "merged" ? { ...key, kind: "issue-done" } : undefined),
           fetch: async () => {
-            const value = await upstream(asker, resolved, "graphql", (token) =>
+            // Admitted before anything is stored: a refused answer never reaches the cache.
+            const value = await privateAccess.read(asker, resolved, args.repo, (token) =>
               github.issueOrPullRequest(token, args),
-            ).catch(async (error: unknown) => {
-              await privateAccess.noteMissing(resolved, args.repo, error);
-              throw error;
-            });
-            // Checked before anything is stored: a refused answer never reaches the cache.
-            privateAccess.admit(resolved, value.repository);
+            );
             if (value.state === "merged")
               await cache.put({ ...key, kind: "issue-done", ttl: "pinned" }, value);
             return value;
@@ -110,16 +99,10 @@ export function createItemAnswers(options: {
         version: ITEM_ANSWER_VERSION,
         args: { ...repo, oid: oid.toLowerCase() },
       });
-      const read = async (ref: string | undefined): Promise<CommitAnswer> => {
-        const value = await upstream(asker, resolved, "graphql", (token) =>
+      const read = (ref: string | undefined): Promise<CommitAnswer> =>
+        privateAccess.read(asker, resolved, args.repo, (token) =>
           github.commit(token, { repo: args.repo, ...(ref !== undefined ? { ref } : {}) }),
-        ).catch(async (error: unknown) => {
-          await privateAccess.noteMissing(resolved, args.repo, error);
-          throw error;
-        });
-        privateAccess.admit(resolved, value.repository);
-        return value;
-      };
+        );
       const answer =
         args.ref !== undefined && FULL_OID.test(args.ref)
           ? await cache.getOrFetch<CommitAnswer>({

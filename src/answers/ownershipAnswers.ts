@@ -137,9 +137,8 @@ export function createOwnershipAnswers(options: {
           after: args.after ?? null,
           first: HISTORY_PAGE_SIZE,
         },
-        fetch: async () => {
-          await privateAccess.refuseKnownMissing(resolved, args.repo);
-          const page = await upstream(asker, resolved, "graphql", (token) =>
+        fetch: () =>
+          privateAccess.read(asker, resolved, args.repo, (token) =>
             github.history(token, {
               repo: args.repo,
               path: args.path,
@@ -147,13 +146,7 @@ export function createOwnershipAnswers(options: {
               ...(args.ref !== undefined ? { ref: args.ref } : {}),
               ...(args.after !== undefined ? { after: args.after } : {}),
             }),
-          ).catch(async (error: unknown) => {
-            await privateAccess.noteMissing(resolved, args.repo, error);
-            throw error;
-          });
-          privateAccess.admit(resolved, page.repository);
-          return page;
-        },
+          ),
       });
       const privacy = await privateAccess.settle(
         asker,
@@ -181,21 +174,15 @@ export function createOwnershipAnswers(options: {
         version: VERSION,
         args: { ...repoKey(args.repo), ref: args.ref ?? "HEAD", path: args.path, since: since.toISOString() },
         fetch: async () => {
-          // Just before GitHub is asked (the tree comes first): a held answer costs no budget.
-          await privateAccess.refuseKnownMissing(resolved, args.repo);
-          const value = await upstream(asker, resolved, "graphql", (token) =>
+          const value = await privateAccess.read(asker, resolved, args.repo, (token) =>
             github.ownersTree(token, {
               repo: args.repo,
               path: args.path,
               since,
               ...(args.ref !== undefined ? { ref: args.ref } : {}),
             }),
-          ).catch(async (error: unknown) => {
-            await privateAccess.noteMissing(resolved, args.repo, error);
-            throw error;
-          });
+          );
           pointsSpent += 1;
-          privateAccess.admit(resolved, value.repository);
           return value;
         },
       });

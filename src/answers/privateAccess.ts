@@ -4,6 +4,7 @@ import type { AnswerPrivacy } from "../format/privacy.js";
 import type { GitHubClient } from "../github/client.js";
 import { RepositoryNotFoundError } from "../github/errors.js";
 import type { RepoRef, RepositoriesPage, RepositoryAccess, RepositoryVisibility } from "../github/types.js";
+import type { TokenUse } from "../github/tokenSpend.js";
 import type { ResolvedToken, TokenAsker } from "../tokens/tokenResolver.js";
 import type { Upstream } from "./upstream.js";
 
@@ -96,6 +97,17 @@ export interface PrivateAccess {
    * at once.
    */
   noteMissing(resolved: ResolvedToken, repo: RepoRef, error: unknown): Promise<void>;
+  /**
+   * One GraphQL read of an answer about `repo` through the Scout's upstream call: a "not found" is
+   * noted ({@link noteMissing}), and an answer the token may not show is refused ({@link admit})
+   * before it is returned, so a refused answer never reaches the cache.
+   */
+  read<T extends { repository: VisibilityFacts }>(
+    asker: TokenAsker,
+    resolved: ResolvedToken,
+    repo: RepoRef,
+    call: (token: TokenUse) => Promise<T>,
+  ): Promise<T>;
 }
 
 function accessArgs(repo: RepoRef): { owner: string; name: string } {
@@ -142,6 +154,22 @@ export function createPrivateAccess(options: {
     await cache.put({ ...missingRequest(resolved, repo), ttl: "short" }, true);
   }
 
+  async function read<T extends { repository: VisibilityFacts }>(
+    asker: TokenAsker,
+    resolved: ResolvedToken,
+    repo: RepoRef,
+    call: (token: TokenUse) => Promise<T>,
+  ): Promise<T> {
+    // Just before GitHub is asked: a held answer costs no store read for a remembered "not found".
+    await refuseKnownMissing(resolved, repo);
+    const value = await upstream(asker, resolved, "graphql", call).catch(async (error: unknown) => {
+      await noteMissing(resolved, repo, error);
+      throw error;
+    });
+    admit(resolved, value.repository);
+    return value;
+  }
+
   async function access(
     asker: TokenAsker,
     resolved: ResolvedToken,
@@ -168,6 +196,7 @@ export function createPrivateAccess(options: {
     access,
     refuseKnownMissing,
     noteMissing,
+    read,
     async settle(asker, resolved, repo, facts, fromCache) {
       admit(resolved, facts);
       const privacy = repositoryPrivacy(facts);

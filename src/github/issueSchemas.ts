@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { throughTags, visibilitySchema } from "./schemas.js";
+import { repositoryHeaderFields, throughTags } from "./schemas.js";
 
 /**
  * zod schemas of the IssueOrPullRequest and Commit documents (./issueDocuments.ts) and of REST
@@ -97,18 +97,10 @@ const pullRequestSchema = z.object({
   }),
 });
 
-const repositoryFields = {
-  nameWithOwner: z.string(),
-  url: z.string(),
-  isPrivate: z.boolean(),
-  visibility: visibilitySchema,
-  defaultBranchRef: z.object({ name: z.string() }).nullable(),
-};
-
 export const issueOrPullRequestDataSchema = z.object({
   repository: z
     .object({
-      ...repositoryFields,
+      ...repositoryHeaderFields,
       issueOrPullRequest: z.discriminatedUnion("__typename", [issueSchema, pullRequestSchema]).nullable(),
     })
     .nullable(),
@@ -143,7 +135,7 @@ export type CommitDetailsData = z.infer<typeof commitDetailsSchema>;
 
 export const commitDataSchema = z.object({
   repository: z
-    .object({ ...repositoryFields, object: throughTags(commitDetailsSchema).nullable() })
+    .object({ ...repositoryHeaderFields, object: throughTags(commitDetailsSchema).nullable() })
     .nullable(),
 });
 

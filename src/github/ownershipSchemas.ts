@@ -3,7 +3,7 @@
  * schemas.ts's: the shapes follow GitHub's schema, nulls included.
  */
 import { z } from "zod";
-import { throughTags, visibilitySchema } from "./schemas.js";
+import { repositoryHeaderFields, throughTags, visibilitySchema } from "./schemas.js";
 import { BLAME_BATCH } from "./ownershipDocuments.js";
 
 const int = z.number().int();
@@ -15,14 +15,6 @@ const authorSchema = z
     user: z.object({ login: z.string() }).nullable(),
   })
   .nullable();
-
-const repositoryFields = {
-  nameWithOwner: z.string(),
-  url: z.string(),
-  isPrivate: z.boolean(),
-  visibility: visibilitySchema,
-  defaultBranchRef: z.object({ name: z.string() }).nullable(),
-};
 
 const historyCommitSchema = z.object({
   __typename: z.literal("Commit"),
@@ -50,7 +42,7 @@ const historyCommitSchema = z.object({
 
 export const historyDataSchema = z.object({
   repository: z
-    .object({ ...repositoryFields, object: throughTags(historyCommitSchema).nullable() })
+    .object({ ...repositoryHeaderFields, object: throughTags(historyCommitSchema).nullable() })
     .nullable(),
 });
 
@@ -115,7 +107,7 @@ const ownersCommitSchema = z.object({
 export const ownersTreeDataSchema = z.object({
   repository: z
     .object({
-      ...repositoryFields,
+      ...repositoryHeaderFields,
       commit: throughTags(ownersCommitSchema).nullable(),
       object: z
         .union([

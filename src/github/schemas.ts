@@ -51,6 +51,15 @@ const otherObject = <const T extends readonly [string, ...string[]]>(types: T) =
  */
 export const visibilitySchema = z.enum(["PUBLIC", "PRIVATE", "INTERNAL"]).catch("PRIVATE");
 
+/** The repository fields an answer's header is made of (toRepositoryHeader), as every document asks them. */
+export const repositoryHeaderFields = {
+  nameWithOwner: z.string(),
+  url: z.string(),
+  isPrivate: z.boolean(),
+  visibility: visibilitySchema,
+  defaultBranchRef: z.object({ name: z.string() }).nullable(),
+};
+
 const commitPin = {
   oid: z.string().min(1),
   url: z.string(),
@@ -222,11 +231,7 @@ const entryTypeAndModeSchema = z.object({ type: treeEntryType, mode: int }).null
 export const blameDataSchema = z.object({
   repository: z
     .object({
-      nameWithOwner: z.string(),
-      url: z.string(),
-      isPrivate: z.boolean(),
-      visibility: visibilitySchema,
-      defaultBranchRef: z.object({ name: z.string() }).nullable(),
+      ...repositoryHeaderFields,
       // `blame` is non-null in the schema (and so is a tag's `target`): when it fails, the null
       // reaches `object`.
       object: throughTags(blameCommitSchema).nullable(),
@@ -257,11 +262,7 @@ const treeEntrySchema = z.object({
 export const contentsDataSchema = z.object({
   repository: z
     .object({
-      nameWithOwner: z.string(),
-      url: z.string(),
-      isPrivate: z.boolean(),
-      visibility: visibilitySchema,
-      defaultBranchRef: z.object({ name: z.string() }).nullable(),
+      ...repositoryHeaderFields,
       commit: throughTags(
         z.object({
           __typename: z.literal("Commit"),

@@ -1,6 +1,7 @@
 import { isUserFacingError } from "../errors.js";
 import type { RepoRef } from "../github/types.js";
 import { parseRepoArgument, type RepoArgument } from "./repoArgument.js";
+import { MAX_URLS_READ, URL_IN_TEXT, urlsInText } from "./urlsInText.js";
 
 /**
  * Every kind of GitHub link a message can hold (GITHUB-FACTS.md "Issues, pull requests and
@@ -71,13 +72,6 @@ export interface GitHubLinkOptions {
 }
 
 /**
- * An http(s) URL in chat text: it ends at white space and at the characters that close markdown
- * around it (`<url>`, `[text](url)`, `||spoiler||`, `` `code` ``, quotes).
- */
-const URL_IN_TEXT = /https?:\/\/[^\s<>()[\]{}"'`|\\]+/gi;
-/** Punctuation a sentence puts after a link, not part of it. */
-const TRAILING = /[.,;:!?*_~]+$/;
-/**
  * References as GitHub autolinks them: `owner/name#26` and `#26`. Not preceded by a word character,
  * `/`, `&` (an HTML entity `&#26;`), `<` (a Discord channel mention `<#123>`) or another `#`.
  */
@@ -88,8 +82,6 @@ const REFERENCE =
  * `<url>`. An unclosed fence is no block, as in Discord.
  */
 const SUPPRESSED = /```[\s\S]*?```|``[\s\S]+?``|`[^`]+`|<https?:\/\/[^\s>]+>/g;
-/** A message holds at most 4,000 characters; links past this many are not looked at. */
-const MAX_READ = 50;
 /** Commit ids in URLs: 7 to 40 hex digits. */
 const SHA = /^[0-9a-f]{7,40}$/i;
 /** The default number of links answered (SPEC section 1: a menu answers up to 5). */
@@ -176,28 +168,19 @@ export function githubLinksOf(content: string, options: GitHubLinkOptions): Foun
   const text = options.skipSuppressed ? blank(content, SUPPRESSED) : content;
   const hosts = options.webHosts.map((host) => host.toLowerCase());
   const candidates: Array<{ at: number; link: GitHubLink }> = [];
-  let read = 0;
-  for (const match of text.matchAll(URL_IN_TEXT)) {
-    if (++read > MAX_READ) break;
-    const url = match[0].replace(TRAILING, "");
-    let host: string;
-    try {
-      host = new URL(url).host.toLowerCase().replace(/^www\./, "");
-    } catch {
-      continue;
-    }
+  for (const { url, host, at } of urlsInText(text)) {
     if (!hosts.includes(host)) {
       found.otherHost ??= host;
       continue;
     }
     const link = readUrl(url, options.webHosts);
     if (link === "unsupported") found.unsupported += 1;
-    else candidates.push({ at: match.index, link });
+    else candidates.push({ at, link });
   }
   // References are looked for in the text around the URLs, never inside one (`/pull/12#issue-3`).
   let references = 0;
   for (const match of blank(text, URL_IN_TEXT).matchAll(REFERENCE)) {
-    if (++references > MAX_READ) break;
+    if (++references > MAX_URLS_READ) break;
     const [written, owner, name, digits] = match;
     const number = Number(digits);
     if (number < 1) continue;

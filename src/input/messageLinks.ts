@@ -1,5 +1,6 @@
 import { isUserFacingError } from "../errors.js";
 import { parseRepoArgument, type RepoArgument } from "./repoArgument.js";
+import { urlsInText } from "./urlsInText.js";
 
 /** Answers a message menu gives at most, one per link (SPEC section 1). */
 export const MAX_MENU_LINKS = 5;
@@ -33,16 +34,6 @@ export interface MessageLinks {
 }
 
 /**
- * An http(s) URL in chat text: it ends at white space and at the characters that close markdown
- * around it (`<url>`, `[text](url)`, `||spoiler||`, `` `code` ``, quotes).
- */
-const URL_IN_TEXT = /https?:\/\/[^\s<>()[\]{}"'`|\\]+/gi;
-/** Punctuation a sentence puts after a link, not part of it. */
-const TRAILING = /[.,;:!?*_~]+$/;
-/** A message holds at most 4,000 characters; links past this many are not looked at. */
-const MAX_URLS_READ = 50;
-
-/**
  * The GitHub file links of a message (`.../blob/<ref>/<path>` with an optional `#L10`, `#L10-L20`
  * or `#L10C3-L20C5` anchor) on `webHosts` only, as `parseRepoArgument` reads them: the message
  * menus answer each. Links elsewhere are counted, not followed.
@@ -50,16 +41,7 @@ const MAX_URLS_READ = 50;
 export function fileLinksOf(content: string, webHosts: readonly string[]): MessageLinks {
   const found: MessageLinks = { files: [], skipped: 0, notFile: false };
   const seen = new Set<string>();
-  let read = 0;
-  for (const match of content.matchAll(URL_IN_TEXT)) {
-    if (++read > MAX_URLS_READ) break;
-    const url = match[0].replace(TRAILING, "");
-    let host: string;
-    try {
-      host = new URL(url).host.toLowerCase().replace(/^www\./, "");
-    } catch {
-      continue;
-    }
+  for (const { url, host } of urlsInText(content)) {
     if (!webHosts.some((allowed) => allowed.toLowerCase() === host)) {
       found.otherHost ??= host;
       continue;

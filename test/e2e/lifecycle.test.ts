@@ -1,37 +1,13 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commandDefinitions, loadCommands } from "../../src/bot/loadCommands.js";
 import { startDiscordStandIn, type DiscordStandIn } from "../../src/sandbox/discord/index.js";
-import { DEMO_TOKEN, startGitHubStandIn, type GitHubStandIn } from "../../src/sandbox/github/index.js";
+import { startGitHubStandIn, type GitHubStandIn } from "../../src/sandbox/github/index.js";
 import { transcriptOf } from "../../src/sandbox/transcript.js";
+import { botEnv, exited, freePort, runScript } from "./botProcess.js";
 import { e2eTransport } from "./transport.js";
-
-const ROOT = new URL("../../", import.meta.url).pathname;
-
-/** Runs a project script with tsx, as `npm start` / `npm run deploy` do, with only the given environment. */
-function runScript(script: string, env: Record<string, string>, args: string[] = []): ChildProcess {
-  return spawn(process.execPath, ["--import", "tsx", script, ...args], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-}
-
-/** A port nothing listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Waits until the bot's `/healthz` answers 200. */
 async function healthy(url: string, timeoutMs: number): Promise<void> {
@@ -47,14 +23,6 @@ async function healthy(url: string, timeoutMs: number): Promise<void> {
   }
 }
 
-function exited(child: ChildProcess): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.on("exit", (code) => resolve({ code, stdout, stderr })));
-}
-
 describe("the bot as a process, against the local Discord and GitHub", () => {
   let discord: DiscordStandIn;
   let github: GitHubStandIn;
@@ -65,15 +33,9 @@ describe("the bot as a process, against the local Discord and GitHub", () => {
     [discord, github] = await Promise.all([startDiscordStandIn(), startGitHubStandIn()]);
     dataDir = await mkdtemp(join(tmpdir(), "reposcout-lifecycle-"));
     env = {
-      DISCORD_TOKEN: discord.botToken,
+      ...botEnv({ discord, github, dataDir, keyByte: 3 }),
       DISCORD_CLIENT_ID: discord.applicationId,
       DISCORD_GUILD_ID: discord.guildId,
-      DISCORD_API_URL: discord.apiUrl,
-      GITHUB_TOKEN: DEMO_TOKEN,
-      GITHUB_API_URL: github.restUrl,
-      DATA_DIR: dataDir,
-      TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString("base64"),
-      LOG_LEVEL: "warn",
     };
   });
   afterAll(async () => {

@@ -1,29 +1,24 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fatalCloseMeaning } from "../../src/bot/gateway/gatewayClient.js";
 import { startDiscordStandIn, type DiscordStandIn } from "../../src/sandbox/discord/index.js";
-import { DEMO_TOKEN, startGitHubStandIn, type GitHubStandIn } from "../../src/sandbox/github/index.js";
+import { startGitHubStandIn, type GitHubStandIn } from "../../src/sandbox/github/index.js";
+import { botEnv, freePort, runScript } from "./botProcess.js";
 
 /**
  * What an operator sees when Discord ends the bot's welcome: the bot as a process (as `npm start`
  * runs the sources) against the local Discord, which closes sessions with the codes real Discord
  * uses (DISCORD-FACTS "Gateway close codes") and refuses a wrong token with 401.
  */
-const ROOT = new URL("../../", import.meta.url).pathname;
 
 function run(env: Record<string, string>): {
   child: ChildProcess;
   done: Promise<{ code: number | null; output: string }>;
 } {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/index.ts"], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = runScript("src/index.ts", env);
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -31,18 +26,6 @@ function run(env: Record<string, string>): {
     child.on("exit", (code) => resolve({ code, output })),
   );
   return { child, done };
-}
-
-/** A port nothing listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 describe("gateway closes Discord will not resume, a refused token, a wrong GitHub URL", () => {
@@ -54,15 +37,7 @@ describe("gateway closes Discord will not resume, a refused token, a wrong GitHu
   beforeAll(async () => {
     [discord, github] = await Promise.all([startDiscordStandIn(), startGitHubStandIn()]);
     dataDir = await mkdtemp(join(tmpdir(), "reposcout-operator-"));
-    env = {
-      DISCORD_TOKEN: discord.botToken,
-      DISCORD_API_URL: discord.apiUrl,
-      GITHUB_TOKEN: DEMO_TOKEN,
-      GITHUB_API_URL: github.restUrl,
-      DATA_DIR: dataDir,
-      TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 5).toString("base64"),
-      LOG_LEVEL: "warn",
-    };
+    env = botEnv({ discord, github, dataDir, keyByte: 5 });
   });
   afterAll(async () => {
     await Promise.all([discord?.close(), github?.close()]);

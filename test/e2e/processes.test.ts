@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -6,9 +6,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MISSING_DISCORD_TOKEN } from "../../src/startWarnings.js";
 import { startDiscordStandIn, type DiscordStandIn } from "../../src/sandbox/discord/index.js";
-import { DEMO_TOKEN, startGitHubStandIn, type GitHubStandIn } from "../../src/sandbox/github/index.js";
+import { startGitHubStandIn, type GitHubStandIn } from "../../src/sandbox/github/index.js";
 import { transcriptOf } from "../../src/sandbox/transcript.js";
 import { commandDefinitions, loadCommands } from "../../src/bot/loadCommands.js";
+import { botEnv, exited } from "./botProcess.js";
 import { startWorld } from "./helpers.js";
 
 /**
@@ -19,14 +20,6 @@ import { startWorld } from "./helpers.js";
  * process starts or stops.
  */
 const ROOT = new URL("../../", import.meta.url).pathname;
-
-function exited(child: ChildProcess): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.on("exit", (code) => resolve({ code, stdout, stderr })));
-}
 
 /** The child processes of `pid` (Linux). */
 function childrenOf(pid: number): number[] {
@@ -57,13 +50,7 @@ describe("starting and stopping the bot's process", () => {
     env = {
       PATH: process.env.PATH ?? "",
       HOME: process.env.HOME ?? "/tmp",
-      DISCORD_TOKEN: discord.botToken,
-      DISCORD_API_URL: discord.apiUrl,
-      GITHUB_TOKEN: DEMO_TOKEN,
-      GITHUB_API_URL: github.restUrl,
-      DATA_DIR: dataDir,
-      TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 5).toString("base64"),
-      LOG_LEVEL: "warn",
+      ...botEnv({ discord, github, dataDir, keyByte: 5 }),
     };
   });
   afterAll(async () => {

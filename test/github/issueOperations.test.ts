@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IssueNotFoundError, RefNotFoundError, RepositoryNotFoundError } from "../../src/github/errors.js";
-import { createGitHubClient, type GitHubClient } from "../../src/github/index.js";
-import { silentLogger } from "../../src/logger.js";
+import type { GitHubClient } from "../../src/github/index.js";
 import { DEMO_FIXTURE_FILES, DEMO_ISSUES, DEMO_REFS } from "../../src/sandbox/github/demoConstants.js";
 import {
   DEMO_TOKEN,
@@ -9,6 +8,7 @@ import {
   startGitHubStandIn,
   type GitHubStandIn,
 } from "../../src/sandbox/github/index.js";
+import { standInClient } from "./standInClient.js";
 
 const WIDGETS = { owner: "demo", name: "widgets" };
 let standIn: GitHubStandIn;
@@ -16,13 +16,7 @@ let client: GitHubClient;
 
 beforeAll(async () => {
   standIn = await startGitHubStandIn();
-  client = createGitHubClient({
-    graphqlUrl: standIn.graphqlUrl,
-    restUrl: standIn.restUrl,
-    version: "test",
-    logger: silentLogger(),
-    fingerprint: (token) => Buffer.from(token).toString("hex").slice(0, 32),
-  });
+  client = standInClient(standIn);
 });
 afterAll(async () => {
   await standIn.close();
@@ -127,5 +121,29 @@ describe("fetchCommit", () => {
     await expect(client.commit(DEMO_TOKEN, { repo: WIDGETS, ref: "no-such-branch" })).rejects.toBeInstanceOf(
       RefNotFoundError,
     );
+  });
+});
+
+describe("errors about what is inside a repository", () => {
+  it("carry the repository GitHub showed, private, from /commit, /history and /owners as from /blame", async () => {
+    // What lets a public-only token's answer be "the repository is private", not "no such ref".
+    const secret = { owner: "demo", name: "secret" };
+    const ref = "no-such-branch";
+    const failures = await Promise.all([
+      client.commit(DEMO_TOKEN, { repo: secret, ref }).catch((error: unknown) => error),
+      client.history(DEMO_TOKEN, { repo: secret, ref, path: "", first: 10 }).catch((error: unknown) => error),
+      client
+        .ownersTree(DEMO_TOKEN, { repo: secret, ref, path: "", since: new Date(0) })
+        .catch((error: unknown) => error),
+      client.blame(DEMO_TOKEN, { repo: secret, ref, path: "README.md" }).catch((error: unknown) => error),
+    ]);
+    for (const failure of failures) {
+      expect(failure).toBeInstanceOf(RefNotFoundError);
+      expect((failure as RefNotFoundError).seenRepository).toEqual({
+        nameWithOwner: "demo/secret",
+        isPrivate: true,
+        visibility: "PRIVATE",
+      });
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGitHubClient, type GitHubClient, type TokenSpend } from "../../src/github/index.js";
-import { silentLogger } from "../../src/logger.js";
+import type { GitHubClient, TokenSpend } from "../../src/github/index.js";
 import { DEMO_TOKEN, startGitHubStandIn, type GitHubStandIn } from "../../src/sandbox/github/index.js";
+import { standInClient } from "./standInClient.js";
 
 describe("what each call costs the token, as the GitHub stand-in reports it", () => {
   let standIn: GitHubStandIn;
@@ -11,13 +11,7 @@ describe("what each call costs the token, as the GitHub stand-in reports it", ()
 
   beforeAll(async () => {
     standIn = await startGitHubStandIn();
-    client = createGitHubClient({
-      graphqlUrl: standIn.graphqlUrl,
-      restUrl: standIn.restUrl,
-      version: "test",
-      logger: silentLogger(),
-      fingerprint: (token) => Buffer.from(token).toString("hex").slice(0, 32),
-    });
+    client = standInClient(standIn);
   });
   afterAll(async () => {
     await standIn.close();

@@ -1,6 +1,8 @@
 import {
   EmptyRepositoryError,
   NotACommitError,
+  NotAFileError,
+  PathNotFoundError,
   RefNotFoundError,
   RepositoryNotFoundError,
   type GitHubErrorContext,
@@ -153,6 +155,98 @@ export function missingRepository(
     ["repository"],
     context,
     () => new RepositoryNotFoundError(repo, context),
+    repo,
+  );
+}
+
+/** A GraphQL answer as the transport gives it: data, the errors beside it, and the request's context. */
+interface RepositoryAnswer<R> {
+  data: { repository: R | null };
+  errors: readonly GraphQLErrorItem[];
+  context: GitHubErrorContext;
+}
+
+/**
+ * The repository an answer found, and the context of errors about what is inside it
+ * ({@link insideRepository}); a null repository is {@link missingRepository}.
+ */
+export function answeredRepository<R extends RepositoryAccess>(
+  answer: RepositoryAnswer<R>,
+  repo: RepoRef,
+): { repository: R; context: GitHubErrorContext } {
+  const repository = answer.data.repository;
+  if (!repository) throw missingRepository(answer.errors, repo, answer.context);
+  return { repository, context: insideRepository(answer.context, repository) };
+}
+
+/**
+ * The commit a revision asked on `field` names: nothing there is {@link missingRevision}, and
+ * annotated tags are followed by {@link peeledCommit}.
+ */
+export function revisionCommit<C extends { __typename: "Commit" }>(
+  answered: ThroughTags<C> | null,
+  input: {
+    errors: readonly GraphQLErrorItem[];
+    field: readonly string[];
+    repository: { defaultBranchRef: { name: string } | null };
+    repo: RepoRef;
+    expression: string;
+    context: GitHubErrorContext;
+  },
+): { commit: C; path: string[] } {
+  const { errors, field, repository, repo, expression, context } = input;
+  if (!answered) {
+    const hasDefaultBranch = repository.defaultBranchRef !== null;
+    throw missingRevision({ errors, field, hasDefaultBranch, repo, expression, context });
+  }
+  return peeledCommit(answered, { repo, expression, context });
+}
+
+/**
+ * The steps every answer read at a revision starts with: the repository ({@link answeredRepository}),
+ * then the commit the revision names ({@link revisionCommit}), picked from the repository by
+ * `revision` and asked on `field`. The context returned carries the repository's visibility, so that
+ * what goes wrong inside a private repository can read, to a public-only token, as it being private.
+ */
+export function repositoryAtRevision<
+  R extends RepositoryAccess & { defaultBranchRef: { name: string } | null },
+  C extends { __typename: "Commit" },
+>(
+  answer: RepositoryAnswer<R>,
+  revision: (repository: R) => ThroughTags<C> | null,
+  input: { field: readonly string[]; repo: RepoRef; expression: string },
+): { repository: R; context: GitHubErrorContext; commit: C; path: string[] } {
+  const { repository, context } = answeredRepository(answer, input.repo);
+  const { commit, path } = revisionCommit(revision(repository), {
+    ...input,
+    errors: answer.errors,
+    repository,
+    context,
+  });
+  return { repository, context, commit, path };
+}
+
+/**
+ * Why the object at a path (asked on `repository.object`) came back null: a submodule when the
+ * commit's tree entry there is a gitlink (`entry`, type `commit`: it names a commit of another
+ * repository, and `object` is null for it as for a missing path), else the error GitHub gave there,
+ * else the path was not found at the revision.
+ */
+export function missingPathObject(input: {
+  errors: readonly GraphQLErrorItem[];
+  entry: { type: string } | null | undefined;
+  repo: RepoRef;
+  path: string;
+  ref: string | undefined;
+  context: GitHubErrorContext;
+}): Error {
+  const { repo, path, ref, context } = input;
+  if (input.entry?.type === "commit") return new NotAFileError(repo, path, "submodule", context);
+  return explainNullField(
+    input.errors,
+    ["repository", "object"],
+    context,
+    () => new PathNotFoundError(repo, path, ref, context),
     repo,
   );
 }

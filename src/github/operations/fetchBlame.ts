@@ -3,15 +3,13 @@ import { errorsUnder, explainNullField } from "../graphqlErrors.js";
 import { blameDataSchema, type BlameData } from "../schemas.js";
 import { SYMLINK_MODE, type BlameAnswer, type BlameCommit, type BlameRange, type RepoRef } from "../types.js";
 import {
-  missingRevision,
+  answeredRepository,
   normalizePath,
-  peeledCommit,
   peelTags,
+  revisionCommit,
   toFileBody,
   toPinnedCommit,
   toRepositoryHeader,
-  missingRepository,
-  insideRepository,
 } from "./answerParts.js";
 import type { Credentials, OperationDeps } from "./operationDeps.js";
 
@@ -39,22 +37,15 @@ export async function fetchBlame(
   if (path === "") throw new NotAFileError(repo, "/", "folder");
   const expression = ref ?? "HEAD";
 
-  const {
-    data,
-    errors,
-    context: asked,
-  } = await deps.graphql.execute({
+  const answer = await deps.graphql.execute({
     ...credentials,
     operation: "Blame",
     variables: { owner: repo.owner, name: repo.name, expression, path },
     schema: blameDataSchema,
   });
 
-  const repository = data.repository;
-  if (!repository) {
-    throw missingRepository(errors, repo, asked);
-  }
-  const context = insideRepository(asked, repository);
+  const { errors } = answer;
+  const { repository, context } = answeredRepository(answer, repo);
   const pathNotFound = () => new PathNotFoundError(repo, path, ref, context);
 
   const answered = repository.object;
@@ -69,16 +60,15 @@ export async function fetchBlame(
       if (found !== undefined) throw new NotAFileError(repo, path, found, context);
       throw explainNullField(below, ["repository", "object"], context, pathNotFound, repo);
     }
-    throw missingRevision({
-      errors,
-      field: ["repository", "object"],
-      hasDefaultBranch: repository.defaultBranchRef !== null,
-      repo,
-      expression,
-      context,
-    });
   }
-  const { commit: object, path: peeledPath } = peeledCommit(answered, { repo, expression, context });
+  const { commit: object, path: peeledPath } = revisionCommit(answered, {
+    errors,
+    field: ["repository", "object"],
+    repository,
+    repo,
+    expression,
+    context,
+  });
 
   const file = object.file;
   if (!file) {

@@ -1,10 +1,10 @@
 import { RefNotFoundError, UpstreamError } from "../errors.js";
-import { commitDataSchema, commitFilesBodySchema, type CommitDetailsData } from "../issueSchemas.js";
+import { commitDataSchema, commitFilesBodySchema } from "../issueSchemas.js";
 import type { CommitAnswer, CommitFile, CommitPerson } from "../issueTypes.js";
 import { contextOf } from "../transport/failureContext.js";
 import { httpFailure, parseJsonBody } from "../transport/httpFailure.js";
 import type { RepoRef } from "../types.js";
-import { missingRepository, missingRevision, peeledCommit, toRepositoryHeader } from "./answerParts.js";
+import { repositoryAtRevision, toRepositoryHeader } from "./answerParts.js";
 import { pullReferences, toChecksSummary } from "./issueParts.js";
 import type { Credentials, OperationDeps } from "./operationDeps.js";
 
@@ -26,25 +26,17 @@ export async function fetchCommit(
 ): Promise<CommitAnswer> {
   const { repo } = args;
   const expression = args.ref ?? "HEAD";
-  const { data, errors, context } = await deps.graphql.execute({
+  const answer = await deps.graphql.execute({
     ...credentials,
     operation: "Commit",
     variables: { owner: repo.owner, name: repo.name, expression },
     schema: commitDataSchema,
   });
-  const repository = data.repository;
-  if (!repository) throw missingRepository(errors, repo, context);
-  if (!repository.object) {
-    throw missingRevision({
-      errors,
-      field: ["repository", "object"],
-      hasDefaultBranch: repository.defaultBranchRef !== null,
-      repo,
-      expression,
-      context,
-    });
-  }
-  const { commit } = peeledCommit<CommitDetailsData>(repository.object, { repo, expression, context });
+  const { repository, commit } = repositoryAtRevision(answer, (found) => found.object, {
+    field: ["repository", "object"],
+    repo,
+    expression,
+  });
   const files = await fetchCommitFiles(deps, credentials, repo, commit.oid);
   const [author, ...coAuthors] = (commit.authors.nodes ?? []).map(person).filter((p) => p !== null);
   return {

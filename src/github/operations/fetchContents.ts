@@ -1,16 +1,13 @@
-import { NotAFileError, PathNotFoundError } from "../errors.js";
-import { explainNullField } from "../graphqlErrors.js";
+import { NotAFileError } from "../errors.js";
 import { contentsDataSchema } from "../schemas.js";
 import { SYMLINK_MODE, type ContentsAnswer, type RepoRef, type TreeEntry } from "../types.js";
 import {
-  missingRevision,
+  missingPathObject,
   normalizePath,
-  peeledCommit,
+  repositoryAtRevision,
   toFileBody,
   toPinnedCommit,
   toRepositoryHeader,
-  missingRepository,
-  insideRepository,
 } from "./answerParts.js";
 import type { Credentials, OperationDeps } from "./operationDeps.js";
 
@@ -31,11 +28,7 @@ export async function fetchContents(
   const commitExpression = ref ?? "HEAD";
   const objectExpression = `${commitExpression}:${path}`;
 
-  const {
-    data,
-    errors,
-    context: asked,
-  } = await deps.graphql.execute({
+  const answer = await deps.graphql.execute({
     ...credentials,
     operation: "Contents",
     // The root is no tree entry, so `file(path)` is only asked below it (`hasPath`).
@@ -50,37 +43,15 @@ export async function fetchContents(
     schema: contentsDataSchema,
   });
 
-  const repository = data.repository;
-  if (!repository) {
-    throw missingRepository(errors, repo, asked);
-  }
-  const context = insideRepository(asked, repository);
-  const answered = repository.commit;
-  if (!answered) {
-    throw missingRevision({
-      errors,
-      field: ["repository", "commit"],
-      hasDefaultBranch: repository.defaultBranchRef !== null,
-      repo,
-      expression: commitExpression,
-      context,
-    });
-  }
-  const { commit } = peeledCommit(answered, { repo, expression: commitExpression, context });
+  const { repository, context, commit } = repositoryAtRevision(answer, (found) => found.commit, {
+    field: ["repository", "commit"],
+    repo,
+    expression: commitExpression,
+  });
 
   const object = repository.object;
-  if (!object) {
-    // A submodule's gitlink names a commit of another repository: `object` is null for it as for
-    // a missing path, and only the tree entry says which it is.
-    if (commit.file?.type === "commit") throw new NotAFileError(repo, path, "submodule", context);
-    throw explainNullField(
-      errors,
-      ["repository", "object"],
-      context,
-      () => new PathNotFoundError(repo, path, ref, context),
-      repo,
-    );
-  }
+  if (!object)
+    throw missingPathObject({ errors: answer.errors, entry: commit.file, repo, path, ref, context });
   const header = toRepositoryHeader(repository);
   const pinned = toPinnedCommit(commit);
 

@@ -1,14 +1,7 @@
 import { historyDataSchema } from "../ownershipSchemas.js";
 import type { GitAuthor, HistoryPage } from "../ownershipTypes.js";
 import type { RepoRef } from "../types.js";
-import {
-  missingRepository,
-  missingRevision,
-  normalizePath,
-  peeledCommit,
-  toPinnedCommit,
-  toRepositoryHeader,
-} from "./answerParts.js";
+import { normalizePath, repositoryAtRevision, toPinnedCommit, toRepositoryHeader } from "./answerParts.js";
 import type { Credentials, OperationDeps } from "./operationDeps.js";
 
 /** GitHub's author of a commit, reduced to what RepoScout shows and groups by. */
@@ -32,7 +25,7 @@ export async function fetchHistory(
   const { repo, ref } = args;
   const path = normalizePath(args.path);
   const expression = ref ?? "HEAD";
-  const { data, errors, context } = await deps.graphql.execute({
+  const answer = await deps.graphql.execute({
     ...credentials,
     operation: "History",
     variables: {
@@ -45,19 +38,11 @@ export async function fetchHistory(
     },
     schema: historyDataSchema,
   });
-  const repository = data.repository;
-  if (!repository) throw missingRepository(errors, repo, context);
-  if (!repository.object) {
-    throw missingRevision({
-      errors,
-      field: ["repository", "object"],
-      hasDefaultBranch: repository.defaultBranchRef !== null,
-      repo,
-      expression,
-      context,
-    });
-  }
-  const { commit } = peeledCommit(repository.object, { repo, expression, context });
+  const { repository, commit } = repositoryAtRevision(answer, (found) => found.object, {
+    field: ["repository", "object"],
+    repo,
+    expression,
+  });
   return {
     repository: toRepositoryHeader(repository),
     commit: toPinnedCommit(commit),

@@ -1,14 +1,12 @@
 import { CODEOWNERS_LOCATIONS } from "../../owners/codeowners.js";
-import { NotAFileError, PathNotFoundError } from "../errors.js";
-import { explainNullField } from "../graphqlErrors.js";
+import { NotAFileError } from "../errors.js";
 import { ownersTreeDataSchema, type TreeEntryData } from "../ownershipSchemas.js";
 import type { FolderFile, OwnersTarget, OwnersTree } from "../ownershipTypes.js";
 import type { RepoRef } from "../types.js";
 import {
-  missingRepository,
-  missingRevision,
+  missingPathObject,
   normalizePath,
-  peeledCommit,
+  repositoryAtRevision,
   toPinnedCommit,
   toRepositoryHeader,
 } from "./answerParts.js";
@@ -59,7 +57,7 @@ export async function fetchOwnersTree(
   const path = normalizePath(args.path);
   const commitExpression = ref ?? "HEAD";
   const [first, second, third] = CODEOWNERS_LOCATIONS.map((location) => `${commitExpression}:${location}`);
-  const { data, errors, context } = await deps.graphql.execute({
+  const answer = await deps.graphql.execute({
     ...credentials,
     operation: "OwnersTree",
     variables: {
@@ -77,30 +75,14 @@ export async function fetchOwnersTree(
     },
     schema: ownersTreeDataSchema,
   });
-  const repository = data.repository;
-  if (!repository) throw missingRepository(errors, repo, context);
-  if (!repository.commit) {
-    throw missingRevision({
-      errors,
-      field: ["repository", "commit"],
-      hasDefaultBranch: repository.defaultBranchRef !== null,
-      repo,
-      expression: commitExpression,
-      context,
-    });
-  }
-  const { commit } = peeledCommit(repository.commit, { repo, expression: commitExpression, context });
+  const { repository, context, commit } = repositoryAtRevision(answer, (found) => found.commit, {
+    field: ["repository", "commit"],
+    repo,
+    expression: commitExpression,
+  });
   const object = repository.object;
-  if (!object) {
-    if (commit.file?.type === "commit") throw new NotAFileError(repo, path, "submodule", context);
-    throw explainNullField(
-      errors,
-      ["repository", "object"],
-      context,
-      () => new PathNotFoundError(repo, path, ref, context),
-      repo,
-    );
-  }
+  if (!object)
+    throw missingPathObject({ errors: answer.errors, entry: commit.file, repo, path, ref, context });
   let target: OwnersTarget;
   if (object.__typename === "Blob") {
     target = { kind: "file", byteSize: object.byteSize, isBinary: object.isBinary };

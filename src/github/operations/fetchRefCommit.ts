@@ -1,6 +1,6 @@
 import { refCommitDataSchema } from "../schemas.js";
 import type { RefCommit, RepoRef } from "../types.js";
-import { insideRepository, missingRepository, missingRevision, peeledCommit } from "./answerParts.js";
+import { repositoryAtRevision } from "./answerParts.js";
 import type { Credentials, OperationDeps } from "./operationDeps.js";
 
 /**
@@ -15,30 +15,17 @@ export async function fetchRefCommit(
 ): Promise<RefCommit> {
   const { repo } = args;
   const expression = args.ref ?? "HEAD";
-  const {
-    data,
-    errors,
-    context: asked,
-  } = await deps.graphql.execute({
+  const answer = await deps.graphql.execute({
     ...credentials,
     operation: "RefCommit",
     variables: { owner: repo.owner, name: repo.name, expression },
     schema: refCommitDataSchema,
   });
-  const repository = data.repository;
-  if (!repository) throw missingRepository(errors, repo, asked);
-  const context = insideRepository(asked, repository);
-  if (!repository.object) {
-    throw missingRevision({
-      errors,
-      field: ["repository", "object"],
-      hasDefaultBranch: repository.defaultBranchRef !== null,
-      repo,
-      expression,
-      context,
-    });
-  }
-  const { commit } = peeledCommit(repository.object, { repo, expression, context });
+  const { repository, commit } = repositoryAtRevision(answer, (found) => found.object, {
+    field: ["repository", "object"],
+    repo,
+    expression,
+  });
   return {
     repository: {
       nameWithOwner: repository.nameWithOwner,
