@@ -101,10 +101,20 @@ function countedLine(report: OwnersReport): string | null {
   const parts = [
     `**Counted:** ${formatCount(read)} of ${plural(selection.total, "file")}, the largest text files first`,
   ];
+  // Binary and too-large files are named beside their count (up to 3 in all), in the same clause.
+  let namesLeft = 3;
+  const named = (paths: readonly string[]): string => {
+    const shown = paths.slice(0, namesLeft).map((path) => inlineCode(truncate(path, 80)));
+    namesLeft -= shown.length;
+    return shown.length > 0 ? ` (${shown.join(", ")}${paths.length > shown.length ? ", …" : ""})` : "";
+  };
   const out: string[] = [];
-  if (selection.binary.length > 0) out.push(`${formatCount(selection.binary.length)} binary`);
+  if (selection.binary.length > 0)
+    out.push(`${formatCount(selection.binary.length)} binary${named(selection.binary)}`);
   if (selection.tooLarge.length > 0)
-    out.push(`${formatCount(selection.tooLarge.length)} over ${formatBytes(MAX_BLAMED_BYTES)}`);
+    out.push(
+      `${formatCount(selection.tooLarge.length)} over ${formatBytes(MAX_BLAMED_BYTES)}${named(selection.tooLarge)}`,
+    );
   if (selection.beyondLimit.length > 0)
     out.push(`${formatCount(selection.beyondLimit.length)} past the first 100`);
   if (report.failed.length > 0)
@@ -112,13 +122,6 @@ function countedLine(report: OwnersReport): string | null {
   if (selection.deeperFolders.length > 0)
     out.push(`the files of ${plural(selection.deeperFolders.length, "folder")} nested too deep`);
   if (out.length > 0) parts.push(`left out: ${out.join(", ")}`);
-  const examples = [...selection.binary, ...selection.tooLarge]
-    .slice(0, 3)
-    .map((path) => inlineCode(truncate(path, 80)));
-  if (examples.length > 0)
-    parts.push(
-      `(${examples.join(", ")}${selection.binary.length + selection.tooLarge.length > 3 ? ", …" : ""})`,
-    );
   return `${parts.join("; ")}.`;
 }
 

@@ -209,7 +209,8 @@ describe("/owners of a folder", () => {
     expect(embed.description).toContain(
       `**Counted:** 100 of ${listing.length} files, the largest text files first`,
     );
-    expect(embed.description).toContain(`1 binary, ${text.length - 100} past the first 100`);
+    const binary = listing.find((entry) => entry.file.endsWith(".png"))!.file;
+    expect(embed.description).toContain(`1 binary (\`${binary}\`), ${text.length - 100} past the first 100`);
     const expected = await blameCounts(read);
     expect(rowsOf(embed.description!)).toEqual(
       new Map([...expected].sort((a, b) => b[1] - a[1]).slice(0, 10)),
