@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Responder } from "../../../src/bot/core/responder.js";
 import { createBotHttpServer } from "../../../src/bot/http/httpServer.js";
 import {
-  MAX_BODIES_READING,
+  MAX_UNVERIFIED_BYTES,
   MAX_BODY_BYTES,
   REFUSED_SIGNATURES_BEFORE_WARNING,
 } from "../../../src/bot/http/interactionsEndpoint.js";
@@ -239,10 +239,11 @@ describe("the interactions endpoint gives a stranger neither memory nor time bef
     expect(routed).toEqual([]);
   });
 
-  it(`reads at most ${MAX_BODIES_READING} unverified bodies at once: the next request is refused 503`, async () => {
+  it(`holds at most ${MAX_UNVERIFIED_BYTES} bytes of unverified bodies at once: the next request is refused 503`, async () => {
     const signed = { "X-Signature-Ed25519": "ab".repeat(64), "X-Signature-Timestamp": freshTimestamp() };
-    const slow = Array.from({ length: MAX_BODIES_READING }, () =>
-      rawPost(endpoint(), { ...signed, "Content-Length": "1000" }, "{"),
+    // Each declares a whole body's worth (the cap) and sends one byte of it.
+    const slow = Array.from({ length: MAX_UNVERIFIED_BYTES / MAX_BODY_BYTES }, () =>
+      rawPost(endpoint(), { ...signed, "Content-Length": String(MAX_BODY_BYTES) }, "{"),
     );
     try {
       // Every slow request is being read once a request sent after them is answered.
@@ -261,6 +262,28 @@ describe("the interactions endpoint gives a stranger neither memory nor time bef
     await expect
       .poll(async () => (await world.discord.sendToInteractionsEndpoint({ url: endpoint() })).status)
       .toBe(200);
+  });
+
+  it("reads a burst of small bodies whole, however many arrive at once (a count of requests refused Discord's own)", async () => {
+    const signed = { "X-Signature-Ed25519": "ab".repeat(64), "X-Signature-Timestamp": freshTimestamp() };
+    // 300 requests of Discord's size, each still being read, hold about 300 KB: far within the budget.
+    const slow = Array.from({ length: 300 }, () =>
+      rawPost(endpoint(), { ...signed, "Content-Length": "1000" }, "{"),
+    );
+    try {
+      // A ping sent after them is read, verified and answered, not refused 503; and none of the 300,
+      // taken before it, was refused (each is still being read: no answer at all).
+      await expect
+        .poll(async () => (await world.discord.sendToInteractionsEndpoint({ url: endpoint() })).status)
+        .toBe(200);
+      const firstAnswer = await Promise.race([
+        ...slow.map((request) => request.response),
+        sleep(300).then(() => "none"),
+      ]);
+      expect(firstAnswer).toBe("none");
+    } finally {
+      for (const request of slow) request.socket.destroy();
+    }
   });
 
   it("drops a request whose body does not arrive within the request timeout (408) and frees its place", async () => {
