@@ -1,3 +1,4 @@
+// Over 300 lines: one zod schema of every variable of SPEC section 5, each with the sentence its mistake reads; the schema is the list an operator checks against, and reads best whole.
 import { z } from "zod";
 
 /**

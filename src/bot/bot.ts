@@ -1,3 +1,4 @@
+// Over 300 lines: the bot's start and stop for both transports, in the order that matters (operator server, warm-up, endpoint or gateway login, readiness; then drain, stores, exit): the order reads best in one place.
 import { setTimeout as sleep } from "node:timers/promises";
 import { Events, REST, Routes, Status } from "discord.js";
 import type { Logger } from "../logger.js";

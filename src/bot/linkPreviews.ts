@@ -1,3 +1,4 @@
+// Over 300 lines: one automatic preview's whole life (a message created, edited, deleted; Dismiss) shares its record, its rate claims and its token rules; split, each step would pass all of them around.
 import {
   MessageFlags,
   MessageType,

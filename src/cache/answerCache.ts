@@ -1,3 +1,4 @@
+// Over 300 lines: one factory whose steps (the key, the hot tier, the stored forms, `keptAt` pointers to a shared copy, in-flight sharing) read and write the same closure state; split, each would take all of it as parameters.
 import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "../logger.js";

@@ -1,3 +1,4 @@
+// Over 300 lines: the core's dispatch and the admission bounds it enforces (per process, person and server) stand beside the one function that applies them; the handlers themselves live in their own files.
 import {
   ApplicationCommandType,
   InteractionType,
