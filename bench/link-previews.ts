@@ -14,6 +14,7 @@ import { transcriptOf } from "../src/sandbox/transcript.js";
 import { engineCommits } from "./end-to-end.js";
 import { rssMb, startRepoScout } from "./load/processes.js";
 import { startLoadStandIns } from "./load/standIns.js";
+import { perThousandServers } from "./load/memory.js";
 
 function median(samples: readonly number[]): number {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -230,10 +231,7 @@ export async function benchPreviewMemory(quick = false): Promise<string[]> {
   } finally {
     await github.close();
   }
-  const first = results[0]!;
-  const last = results[results.length - 1]!;
-  const per1000 = (value: (r: (typeof results)[number]) => number) =>
-    ((value(last) - value(first)) / (last.guilds - first.guilds)) * 1_000;
+  const per1000 = (value: (r: (typeof results)[number]) => number) => perThousandServers(results, value);
   lines.push(
     `memory per 1,000 servers:  with the message intents ${per1000((r) => r.intents).toFixed(1)} MB  without ${per1000((r) => r.none).toFixed(1)} MB  (goal: under 5 MB)`,
   );

@@ -46,14 +46,24 @@ export async function benchMemory(quick = false): Promise<string[]> {
   } finally {
     await github.close();
   }
-  const first = results[0]!;
-  const last = results[results.length - 1]!;
-  const per1000 = (value: (r: (typeof results)[number]) => number) =>
-    ((value(last) - value(first)) / (last.guilds - first.guilds)) * 1_000;
+  const per1000 = (value: (r: (typeof results)[number]) => number) => perThousandServers(results, value);
   lines.push(
     `memory per 1,000 servers:  RepoScout ${per1000((r) => r.repoScout).toFixed(1)} MB  bare bot ${per1000((r) => r.bare).toFixed(1)} MB  (goal: under 5 MB; before issue 12: about 59 MB)`,
   );
   return lines;
+}
+
+/**
+ * MB per 1,000 servers: the slope of `value` between the first and the last of `results` (each
+ * measured with `guilds` servers).
+ */
+export function perThousandServers<R extends { guilds: number }>(
+  results: readonly R[],
+  value: (result: R) => number,
+): number {
+  const first = results[0]!;
+  const last = results[results.length - 1]!;
+  return ((value(last) - value(first)) / (last.guilds - first.guilds)) * 1_000;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
