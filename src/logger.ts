@@ -80,6 +80,34 @@ function withRedactedChildBindings(root: Logger): Logger {
   return root;
 }
 
+const LEVEL_METHODS = new Set(["fatal", "error", "warn", "info", "debug", "trace"]);
+const writeNothing = (): void => undefined;
+
+/**
+ * `parent.child(bindings())`, made only when a line is written through it: a child per interaction
+ * costs its bindings' redaction and serialization up front (about 30 µs), and at the usual level an
+ * interaction that goes well writes no line at all. A call at a level the parent does not write is
+ * dropped without making the child; anything else (a line, `child`, `level`) makes it once and
+ * goes to it. The bindings are read when the child is made: they must not change before then.
+ */
+export function lazyChild(parent: Logger, bindings: () => Record<string, unknown>): Logger {
+  let child: Logger | undefined;
+  const made = (): Logger => (child ??= parent.child(bindings()));
+  return new Proxy(parent, {
+    get(_target, property) {
+      if (child === undefined && typeof property === "string" && LEVEL_METHODS.has(property)) {
+        if (!parent.isLevelEnabled(property)) return writeNothing;
+      }
+      const target = made();
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+    set(_target, property, value) {
+      return Reflect.set(made(), property, value);
+    },
+  });
+}
+
 /** A logger that writes nothing, for tests and tools that do not care about logs. */
 export function silentLogger(): Logger {
   return pino({ level: "silent" });

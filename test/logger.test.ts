@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { REDACTED, createLogger, redactSecrets, scrubSecrets } from "../src/logger.js";
+import { REDACTED, createLogger, lazyChild, redactSecrets, scrubSecrets } from "../src/logger.js";
 
 function capture(): { stream: Writable; text: () => string } {
   const chunks: string[] = [];
@@ -78,5 +78,45 @@ describe("logger redaction", () => {
     expect(scrubSecrets("Bot MTIzNDU2Nzg5.abc.defghijklmnop")).toBe(`Bot ${REDACTED}`);
     expect(scrubSecrets("github_pat_11ABCDEFG0123456789_abcdefghijkl")).toBe(REDACTED);
     expect(scrubSecrets("plain words stay")).toBe("plain words stay");
+  });
+});
+
+describe("lazyChild", () => {
+  it("writes its bindings (redacted) on every line, and makes them only when a line is written", () => {
+    const out = capture();
+    const logger = createLogger({ level: "info", destination: out.stream, pretty: false });
+    let made = 0;
+    const child = lazyChild(logger, () => {
+      made += 1;
+      return { interactionId: "42", serverToken: TOKEN };
+    });
+    child.debug({ ms: 3 }, "below the level");
+    expect(made).toBe(0);
+    expect(out.text()).toBe("");
+    child.info({ step: 1 }, "first");
+    child.warn("second");
+    expect(made).toBe(1);
+    const lines = out
+      .text()
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(lines.map((line) => line.msg)).toEqual(["first", "second"]);
+    for (const line of lines) {
+      expect(line.interactionId).toBe("42");
+      expect(line.serverToken).toBe(REDACTED);
+    }
+    expect(lines[0].step).toBe(1);
+    expect(out.text()).not.toContain("ghp_");
+  });
+
+  it("hands its bindings to a grandchild and follows the parent's level", () => {
+    const out = capture();
+    const logger = createLogger({ level: "debug", destination: out.stream, pretty: false });
+    const child = lazyChild(logger, () => ({ interactionId: "7" }));
+    expect(child.isLevelEnabled("debug")).toBe(true);
+    child.child({ component: "github" }).debug("deeper");
+    const line = JSON.parse(out.text());
+    expect(line).toMatchObject({ interactionId: "7", component: "github", msg: "deeper" });
   });
 });

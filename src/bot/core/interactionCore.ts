@@ -13,7 +13,7 @@ import {
 } from "discord-api-types/utils/v10";
 import { RESTARTING } from "../../format/delivery.js";
 import { formatError } from "../../format/error.js";
-import type { Logger } from "../../logger.js";
+import { lazyChild, type Logger } from "../../logger.js";
 import type { BotMetrics } from "../../metrics/botMetrics.js";
 import { settlesWithin } from "../../timeouts.js";
 import type { CommandModule } from "../commandModule.js";
@@ -153,9 +153,10 @@ function commandLabel(context: CoreContext, interaction: PersonInteraction): str
   return owner?.data.name ?? "other";
 }
 
+/** The interaction's logger: its bindings are only written with a line (most interactions write none). */
 function loggerFor(root: Logger, interaction: PersonInteraction): Logger {
   const data = interaction.data as { name?: string; custom_id?: string } | undefined;
-  return root.child({
+  return lazyChild(root, () => ({
     interactionId: interaction.id,
     kind: interaction.type,
     command: data?.name,
@@ -163,7 +164,7 @@ function loggerFor(root: Logger, interaction: PersonInteraction): Logger {
     guildId: interaction.guild_id ?? null,
     channelId: interaction.channel?.id ?? interaction.channel_id ?? null,
     userId: (interaction.member?.user ?? interaction.user)?.id,
-  });
+  }));
 }
 
 /**
