@@ -11,17 +11,22 @@ export type Bounded<T> = { timedOut: false; value: T } | { timedOut: true };
  * abandoned promise keeps running and its late rejection is swallowed, so it can never become an
  * unhandled rejection. The timer is cleared either way.
  */
-export async function settleWithin<T>(promise: Promise<T>, timeoutMs: number): Promise<Bounded<T>> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<{ timedOut: true }>((resolve) => {
-    timer = setTimeout(() => resolve({ timedOut: true }), timeoutMs);
+export function settleWithin<T>(promise: Promise<T>, timeoutMs: number): Promise<Bounded<T>> {
+  // One promise and one timer, no race of derived promises: every interaction goes through here.
+  return new Promise<Bounded<T>>((resolve, reject) => {
+    const timer = setTimeout(() => resolve({ timedOut: true }), timeoutMs);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve({ timedOut: false, value });
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        // After the bound this settles nothing: the late rejection is handled, and dropped.
+        reject(error);
+      },
+    );
   });
-  promise.catch(() => undefined);
-  try {
-    return await Promise.race([promise.then((value) => ({ timedOut: false as const, value })), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** Whether `promise` settles (fulfilled or rejected) within `timeoutMs`. */

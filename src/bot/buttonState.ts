@@ -32,7 +32,11 @@ export const BUTTON_STATE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
  * answered with the presser's own token, as any command.
  */
 export function stateKey(state: unknown): string {
-  return createHash("sha256").update(JSON.stringify(state)).digest("base64url").slice(0, 12);
+  return keyOfText(JSON.stringify(state));
+}
+
+function keyOfText(text: string): string {
+  return createHash("sha256").update(text).digest("base64url").slice(0, 12);
 }
 
 /**
@@ -52,16 +56,19 @@ export function createButtonStateStore(
     }
     memory.set(key, { state, expires: Date.now() + ttlMs });
   };
-  const written = new LRUCache<string, number>({ max: 10_000 });
+  // States written lately, by their JSON text: a repeat (every cached answer with buttons) costs
+  // a lookup, not a SHA-256 (the key is the text's hash, so the text finds it).
+  const written = new LRUCache<string, { key: string; at: number }>({ max: 10_000 });
   return {
     async put(state) {
-      const key = stateKey(state);
-      const at = written.get(key);
-      if (at !== undefined && Date.now() - at < Math.min(ttlMs / 2, REWRITE_AFTER_MS)) return key;
+      const text = JSON.stringify(state);
+      const known = written.get(text);
+      const key = known?.key ?? keyOfText(text);
+      if (known && Date.now() - known.at < Math.min(ttlMs / 2, REWRITE_AFTER_MS)) return key;
       if (store) {
         try {
           await store.set(key, state, ttlMs);
-          written.set(key, Date.now());
+          written.set(text, { key, at: Date.now() });
           return key;
         } catch {
           // fall through to memory

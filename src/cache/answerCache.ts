@@ -87,17 +87,18 @@ const FINGERPRINT = /^[0-9a-f]{16,128}$/;
  * null and mix them up with null.
  */
 export function stableArgs(args: CacheArgs): string {
-  const entries = Object.keys(args)
-    .sort()
-    .flatMap((name): Array<[string, string | number | boolean | null]> => {
-      const value = args[name];
-      if (value === undefined) return [];
-      if (typeof value === "number" && !Number.isFinite(value)) {
-        throw new Error(`cache argument ${name} is not a finite number`);
-      }
-      return [[name, value]];
-    });
-  return JSON.stringify(Object.fromEntries(entries));
+  // Written by hand, in one pass (every interaction makes a key): the same text as
+  // JSON.stringify of the sorted entries.
+  let json = "";
+  for (const name of Object.keys(args).sort()) {
+    const value = args[name];
+    if (value === undefined) continue;
+    if (typeof value === "number" && !Number.isFinite(value)) {
+      throw new Error(`cache argument ${name} is not a finite number`);
+    }
+    json += `${json === "" ? "{" : ","}${JSON.stringify(name)}:${JSON.stringify(value)}`;
+  }
+  return json === "" ? "{}" : `${json}}`;
 }
 
 /**

@@ -125,8 +125,17 @@ export function parseRepoArgument(raw: string, webHosts: readonly string[]): Rep
   return result;
 }
 
+const webHostsByUrl = new Map<string, readonly string[]>();
+
 /** The hosts whose URLs the `repo` option accepts: github.com and the configured web host. */
 export function webHostsOf(webUrl: string): string[] {
-  const host = new URL(webUrl).host.toLowerCase();
-  return host === "github.com" ? ["github.com"] : [host, "github.com"];
+  // Every command's parse asks, always with the one configured URL: parsed once.
+  let hosts = webHostsByUrl.get(webUrl);
+  if (!hosts) {
+    const host = new URL(webUrl).host.toLowerCase();
+    hosts = host === "github.com" ? ["github.com"] : [host, "github.com"];
+    if (webHostsByUrl.size >= 16) webHostsByUrl.clear();
+    webHostsByUrl.set(webUrl, hosts);
+  }
+  return [...hosts];
 }

@@ -103,7 +103,11 @@ export function createBotHttpServer(options: {
       connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_MS, requestTimeoutMs),
     },
     (request, reply) => {
-      const path = new URL(request.url ?? "/", "http://bot.invalid").pathname;
+      // A route's own path as sent (the usual case) needs no URL parse; anything else is normalised.
+      const target = request.url ?? "/";
+      const end = target.search(/[?#]/);
+      const plain = end < 0 ? target : target.slice(0, end);
+      const path = routes.has(plain) ? plain : new URL(target, "http://bot.invalid").pathname;
       const route = routes.get(path);
       if (!route) return sendJson(reply, 404, { error: "not found" });
       if (request.method !== route.method) {
