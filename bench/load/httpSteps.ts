@@ -23,6 +23,16 @@ import { createMemoryReplayGuard } from "../../src/bot/http/replayGuard.js";
 import { createSignatureVerifier } from "../../src/bot/http/signature.js";
 import type { InteractionCore } from "../../src/bot/core/interactionCore.js";
 import { InteractionSigner } from "../../src/sandbox/discord/interactionSigner.js";
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../../src/config.js";
+import { createServices } from "../../src/createServices.js";
+import { createInteractionCore } from "../../src/bot/core/interactionCore.js";
+import { loadCommands } from "../../src/bot/loadCommands.js";
+import { createBotMetrics } from "../../src/metrics/botMetrics.js";
+import { DEMO_TOKEN, startGitHubStandIn } from "../../src/sandbox/github/index.js";
 
 /** A slash command as Discord sends it to a server member: some 1.5 KB. */
 function interactionBody(n: number): string {
@@ -163,6 +173,73 @@ async function throughHttp(
   return (used.user + used.system) / count;
 }
 
+/**
+ * The whole bot in this process, as `src/index.ts` wires it (services on memory stores, the
+ * commands, the core with its metrics, the endpoint with its signature check), the GitHub
+ * stand-in in this process for the first read: each interaction is a cached /blame from then on.
+ * Also the message it answers with, for a bare handler to send the same bytes.
+ */
+async function wholeBot(
+  signer: InteractionSigner,
+  rest: Parameters<typeof createInteractionsEndpoint>[0]["rest"],
+): Promise<{ handler: Handler; message: string; close(): Promise<void> }> {
+  const github = await startGitHubStandIn();
+  github.setRateLimit(DEMO_TOKEN, { limit: 1_000_000_000, remaining: 1_000_000_000 });
+  const dataDir = await mkdtemp(join(tmpdir(), "reposcout-bench-steps-"));
+  const config = loadConfig({
+    DISCORD_TOKEN: "bench.token.value",
+    DISCORD_PUBLIC_KEY: signer.publicKeyHex,
+    GITHUB_API_URL: github.restUrl,
+    GITHUB_GRAPHQL_URL: github.graphqlUrl,
+    GITHUB_TOKEN: DEMO_TOKEN,
+    TOKEN_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+    DATA_DIR: dataDir,
+    DEFAULT_TOKEN_SHARE: "1",
+    LOG_LEVEL: "warn",
+  });
+  const logger = pino({ level: "warn" });
+  const metrics = createBotMetrics();
+  const running = await createServices(config, logger, { metrics, memoryStores: true });
+  const core = createInteractionCore({
+    commands: await loadCommands(),
+    services: running.services,
+    logger,
+    metrics,
+  });
+  // The first answer is fetched (and may defer, which would call Discord): asked of the core
+  // directly, its message kept as the bare handler's.
+  let message = "";
+  await core.handle(
+    JSON.parse(interactionBody(-1)) as APIInteraction,
+    {
+      respond: async (response: unknown) => {
+        message = JSON.stringify(response);
+        return null;
+      },
+      editOriginal: async (sent: unknown) => {
+        message = JSON.stringify({ type: 4, data: sent });
+        return null as never;
+      },
+    } as unknown as Parameters<InteractionCore["handle"]>[1],
+  );
+  const handler = createInteractionsEndpoint({
+    verify: createSignatureVerifier(signer.publicKeyHex),
+    core,
+    rest,
+    replayGuard: createMemoryReplayGuard(),
+    logger,
+  });
+  return {
+    handler,
+    message,
+    async close() {
+      await running.close();
+      await github.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
 /** The endpoint's steps, and the endpoint against a bare handler, both answering `MESSAGE`. */
 export async function benchHttpSteps(quick = false): Promise<string[]> {
   const count = quick ? 5_000 : 20_000;
@@ -255,9 +332,58 @@ export async function benchHttpSteps(quick = false): Promise<string[]> {
   const extra = rounds.map(([a, b]) => a - b);
   const uncheckedExtra = rounds.map(([, b, c]) => c - b);
   lines.push(
-    `through a socket, µs CPU per interaction (server and driver in this process, 3 rounds min/median/max): endpoint ${Math.min(...ours).toFixed(0)}/${median(ours).toFixed(0)}/${Math.max(...ours).toFixed(0)}  bare handler ${Math.min(...bares).toFixed(0)}/${median(bares).toFixed(0)}/${Math.max(...bares).toFixed(0)}  the endpoint's own ${Math.min(...extra).toFixed(0)}/${median(extra).toFixed(0)}/${Math.max(...extra).toFixed(0)}  (of which the mandatory signature check ${verifyUs.toFixed(0)}; the endpoint's own without it ${Math.min(...uncheckedExtra).toFixed(0)}/${median(uncheckedExtra).toFixed(0)}/${Math.max(...uncheckedExtra).toFixed(0)})`,
+    `through a socket, µs CPU per interaction (server and driver in this process, 3 rounds min/median/max), a core that answers at once: endpoint ${Math.min(...ours).toFixed(0)}/${median(ours).toFixed(0)}/${Math.max(...ours).toFixed(0)}  bare handler ${Math.min(...bares).toFixed(0)}/${median(bares).toFixed(0)}/${Math.max(...bares).toFixed(0)}  the endpoint's own ${Math.min(...extra).toFixed(0)}/${median(extra).toFixed(0)}/${Math.max(...extra).toFixed(0)}  (of which the mandatory signature check ${verifyUs.toFixed(0)}; the endpoint's own without it ${Math.min(...uncheckedExtra).toFixed(0)}/${median(uncheckedExtra).toFixed(0)}/${Math.max(...uncheckedExtra).toFixed(0)})`,
   );
+  lines.push(...(await wholeBotLines(count, signer, rest, signed)));
   return lines;
+}
+
+/** The whole bot answering a cached /blame, beside a bare handler sending its very message. */
+async function wholeBotLines(
+  count: number,
+  signer: InteractionSigner,
+  rest: Parameters<typeof createInteractionsEndpoint>[0]["rest"],
+  signed: () => { body: string; headers: Record<string, string> },
+): Promise<string[]> {
+  const bot = await wholeBot(signer, rest);
+  try {
+    const sameMessage: Handler = (incoming, response) => {
+      const chunks: Buffer[] = [];
+      incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+      incoming.on("end", () => {
+        JSON.parse(Buffer.concat(chunks).toString("utf8"));
+        // Built for each interaction, as a bot that answers does.
+        const text = JSON.stringify(JSON.parse(bot.message));
+        response.writeHead(200, {
+          "Content-Type": "application/json",
+          "Content-Length": Buffer.byteLength(text),
+        });
+        response.end(text);
+      });
+    };
+    const rounds: Array<[number, number]> = [];
+    for (let round = 0; round < 3; round++) {
+      rounds.push([
+        await throughHttp(bot.handler, count / 4, signed),
+        await throughHttp(sameMessage, count / 4, signed),
+      ]);
+    }
+    const spread = (values: number[], digits = 0): string =>
+      [...values]
+        .sort((a, b) => a - b)
+        .map((value) => value.toFixed(digits))
+        .join("/");
+    const ours = rounds.map(([a]) => a);
+    const bares = rounds.map(([, b]) => b);
+    return [
+      `through a socket, µs CPU per interaction, the whole bot (services on memory stores, commands, core, endpoint) answering a cached /blame (${bot.message.length} B) beside a bare handler sending that very message, 3 rounds min/median/max: bot ${spread(ours)}  bare ${spread(bares)}  the bot's own ${spread(rounds.map(([a, b]) => a - b))}  ratio ${spread(
+        rounds.map(([a, b]) => a / b),
+        2,
+      )}×`,
+    ];
+  } finally {
+    await bot.close();
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
