@@ -7,6 +7,8 @@
 export interface Figure {
   /** What is measured, with the unit ("cached /blame p50, gateway, ms"). */
   name: string;
+  /** Whose figure it is, when not simply RepoScout's ("two processes"). */
+  who?: string;
   value: number;
   /** The same measure of the baseline in the same run (the bare bot, one process), if there is one. */
   baseline?: { name: string; value: number };

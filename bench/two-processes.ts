@@ -112,7 +112,8 @@ export async function measureTwoProcesses(upstream = true): Promise<Measured> {
     );
     const figures = [
       {
-        name: "answers per CPU-second of the bot processes, two processes on one Redis",
+        name: "answers per CPU-second of the bot processes, on one Redis",
+        who: "two processes",
         value: twoPerCpu,
         baseline: { name: "one process", value: onePerCpu },
         goal: "within 10% of one process (≥ 0.90×)",

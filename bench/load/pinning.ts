@@ -68,7 +68,7 @@ export function placeBots(count = 1): Placement {
         : `${cpus.length} cpu${cpus.length === 1 ? "" : "s"}, ${needed} needed (${count === 1 ? "the bot" : `${count} bots`} on a cpu each, the load driver on another)`;
     return {
       bots: Array.from({ length: count }, () => null),
-      line: `not pinned: ${why} (${who}, load driver and stand-ins share the cpus)`,
+      line: `not pinned: ${why}; ${count === 1 ? "the bot" : "the bots"}, the load driver and the stand-ins share the cpus`,
       release: () => undefined,
     };
   }
