@@ -1,7 +1,9 @@
 /**
  * `npm run bench`: prints RepoScout's speed figures. Numbers only, never assertions: a busy machine
  * makes them move, and a test that fails on a slow run teaches nothing. `npm run bench -- --quick`
- * runs the load figures only, in a short form, for development.
+ * runs the load figures only, in a short form, for development. `npm run bench -- --goals [--runs
+ * 3]` runs only issue 23's goal figures, that many times, and prints each one's spread (./goals.ts;
+ * with `--quick`, their short forms).
  */
 import { benchCacheBound } from "./cache-bound.js";
 import { benchEndToEnd } from "./end-to-end.js";
@@ -20,9 +22,21 @@ import { benchSlowClients } from "./slow-clients.js";
 import { benchStandinBlame } from "./standin-blame.js";
 import { benchStartup } from "./startup.js";
 import { benchTwoProcesses } from "./two-processes.js";
+import { benchGoals } from "./goals.js";
 import { loadSections } from "./load/index.js";
 
 const quick = process.argv.includes("--quick");
+
+if (process.argv.includes("--goals")) {
+  const at = process.argv.indexOf("--runs");
+  const runs = at >= 0 ? Number(process.argv[at + 1]) : 3;
+  if (!Number.isInteger(runs) || runs < 1) {
+    console.error("--runs takes a whole number of runs, 1 or more (npm run bench -- --goals --runs 3)");
+    process.exit(2);
+  }
+  await benchGoals({ runs, quick });
+  process.exit(0);
+}
 
 const sections: Array<[string, () => Promise<string[]>]> = quick
   ? loadSections(true)

@@ -5,19 +5,27 @@
  *   CPU-second of the bot processes (issue 23: what the bot spends, whatever the load driver's limit);
  * - upstream calls for 20 identical concurrent commands across two processes, with Redis beside
  *   two processes on their own stores (no Redis).
+ * With a cpu for each bot process and one more for the load driver, each bot runs on its own
+ * (./load/pinning.ts); on fewer, nothing is pinned and the first line says so.
  * Numbers only, never assertions.
  */
 import { randomBytes } from "node:crypto";
 import { startSandboxWorld, type SandboxWorld } from "../src/sandbox/harness.js";
 import { transcriptOf } from "../src/sandbox/transcript.js";
 import { findExecutable, startRedisServer } from "../test/redis/startRedisServer.js";
+import type { Measured } from "./figures.js";
+import { placeBots } from "./load/pinning.js";
 import { cpuMs, startRepoScout, type BotProcess } from "./load/processes.js";
 
 const SHARED_KEY = randomBytes(32).toString("base64");
 const CACHED = { kind: "slash", name: "contents", options: { repo: "demo/widgets", path: "src" } } as const;
 
-/** One bot process in HTTP mode, pointed at the world's stand-ins, with the shared key. */
-async function startBotProcess(world: SandboxWorld, env: Record<string, string>): Promise<BotProcess> {
+/** One bot process in HTTP mode, pointed at the world's stand-ins, with the shared key, on `cpus`. */
+async function startBotProcess(
+  world: SandboxWorld,
+  env: Record<string, string>,
+  cpus: string | null = null,
+): Promise<BotProcess> {
   return startRepoScout(
     {
       discordApiUrl: world.discord.apiUrl,
@@ -28,7 +36,7 @@ async function startBotProcess(world: SandboxWorld, env: Record<string, string>)
       githubToken: world.config.github.defaultToken ?? "",
     },
     // One key for every process, as in production: token fingerprints (and so cache keys) agree.
-    { http: true, env: { TOKEN_ENCRYPTION_KEY: SHARED_KEY, LOG_LEVEL: "error", ...env } },
+    { http: true, cpus, env: { TOKEN_ENCRYPTION_KEY: SHARED_KEY, LOG_LEVEL: "error", ...env } },
   );
 }
 
@@ -60,17 +68,26 @@ async function identicalCalls(world: SandboxWorld, path: string): Promise<number
   return calls.length;
 }
 
-export async function benchTwoProcesses(): Promise<string[]> {
+/**
+ * Throughput of two processes on one Redis beside one, per CPU-second of the bot processes; with
+ * `upstream`, also the upstream calls of identical commands with and without Redis.
+ */
+export async function measureTwoProcesses(upstream = true): Promise<Measured> {
   const binary = findExecutable("redis-server", process.env.PATH);
-  if (!binary) return ["skipped: no redis-server on PATH (apt-get install redis-server)"];
+  if (!binary)
+    return { lines: ["skipped: no redis-server on PATH (apt-get install redis-server)"], figures: [] };
+  const placement = placeBots(2);
   const redis = await startRedisServer(binary);
   const world = await startSandboxWorld({ transport: "http" });
   const shared = { REDIS_URL: redis.url };
   const processes: Array<Awaited<ReturnType<typeof startBotProcess>>> = [];
   try {
-    const [a, b] = await Promise.all([startBotProcess(world, shared), startBotProcess(world, shared)]);
+    const [a, b] = await Promise.all([
+      startBotProcess(world, shared, placement.bots[0]),
+      startBotProcess(world, shared, placement.bots[1]),
+    ]);
     processes.push(a!, b!);
-    const lines: string[] = [];
+    const lines: string[] = [placement.line];
 
     await world.discord.setInteractionsEndpoint([a!.url!], { verify: false });
     await world.run(CACHED, { timeoutMs: 30_000 });
@@ -93,6 +110,16 @@ export async function benchTwoProcesses(): Promise<string[]> {
       "  (2 cores here run both bot processes, the local Discord, the GitHub stand-in and this load generator:",
       "   the cores bound the ratio, not the bot; on a machine with a core per process expect close to 2×)",
     );
+    const figures = [
+      {
+        name: "answers per CPU-second of the bot processes, on one Redis",
+        who: "two processes",
+        value: twoPerCpu,
+        baseline: { name: "one process", value: onePerCpu },
+        goal: "within 10% of one process (≥ 0.90×)",
+      },
+    ];
+    if (!upstream) return { lines, figures };
 
     const withRedis = await identicalCalls(world, "docs");
     const [c, d] = await Promise.all([startBotProcess(world, {}), startBotProcess(world, {})]);
@@ -103,10 +130,15 @@ export async function benchTwoProcesses(): Promise<string[]> {
       `upstream calls, 20 identical concurrent /contents across 2 processes: on one Redis ${withRedis}  on their own stores ${withoutRedis}`,
       "  (each /contents of a branch makes one request to GitHub when nothing is cached)",
     );
-    return lines;
+    return { lines, figures };
   } finally {
     await Promise.all(processes.map((process) => process.stop()));
     await world.close();
     await redis.stop();
+    placement.release();
   }
+}
+
+export async function benchTwoProcesses(): Promise<string[]> {
+  return (await measureTwoProcesses()).lines;
 }

@@ -5,7 +5,9 @@
  * CPU of the bot's process per interaction from /proc. `--profile <dir>`: RepoScout writes a V8 CPU
  * profile there when it stops. Alone: `npx tsx bench/load/httpCpu.ts [--quick] [--profile dir]`.
  */
+import type { Measured } from "../figures.js";
 import { KINDS, placed } from "./mix.js";
+import { placeBots } from "./pinning.js";
 import { startBareBot, startRepoScout, type BotProcess } from "./processes.js";
 import { runAtRate } from "./rates.js";
 import { startLoadStandIns, type LoadStandIns } from "./standIns.js";
@@ -26,13 +28,16 @@ async function cpuPerInteraction(
 }
 
 /** CPU per cached interaction over HTTP: RepoScout beside the bare endpoint, one stand-in world. */
-export async function benchHttpCpu(quick = false, profileDir?: string): Promise<string[]> {
+export async function measureHttpCpu(quick = false, profileDir?: string): Promise<Measured> {
   const rate = 200;
   const seconds = quick ? 4 : 8;
+  const placement = placeBots();
+  const cpus = placement.bots[0]!;
   const stand = await startLoadStandIns({ guilds: GUILDS });
   try {
     const ours = await startRepoScout(stand.at, {
       http: true,
+      cpus,
       env: { DEFAULT_TOKEN_SHARE: "1" },
       ...(profileDir ? { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] } : {}),
     });
@@ -48,7 +53,7 @@ export async function benchHttpCpu(quick = false, profileDir?: string): Promise<
     } finally {
       await ours.stop();
     }
-    const bare = await startBareBot(stand.at, { http: true, message });
+    const bare = await startBareBot(stand.at, { http: true, message, cpus });
     let bareMs: number;
     try {
       await stand.discord.setInteractionsEndpoint(bare.url!, { verify: false });
@@ -56,12 +61,28 @@ export async function benchHttpCpu(quick = false, profileDir?: string): Promise<
     } finally {
       await bare.stop();
     }
-    return [
-      `cached /blame over HTTP at ${rate}/s for ${seconds} s, CPU of the bot's process per interaction: RepoScout ${oursMs.toFixed(3)} ms (signature checked)  same-message bare HTTP endpoint ${bareMs.toFixed(3)} ms  ratio ${(oursMs / bareMs).toFixed(2)}×  (before issue 23: 0.44–0.49 ms against 0.09–0.10; goal ≤ 0.2 ms)`,
-    ];
+    return {
+      lines: [
+        placement.line,
+        `cached /blame over HTTP at ${rate}/s for ${seconds} s, CPU of the bot's process per interaction: RepoScout ${oursMs.toFixed(3)} ms (signature checked)  same-message bare HTTP endpoint ${bareMs.toFixed(3)} ms  ratio ${(oursMs / bareMs).toFixed(2)}×  (before issue 23: 0.44–0.49 ms against 0.09–0.10; goal ≤ 0.2 ms)`,
+      ],
+      figures: [
+        {
+          name: "HTTP CPU per cached interaction, ms",
+          value: oursMs,
+          baseline: { name: "same-message bare endpoint", value: bareMs },
+          goal: "≤ 0.2 ms",
+        },
+      ],
+    };
   } finally {
     await stand.close();
+    placement.release();
   }
+}
+
+export async function benchHttpCpu(quick = false, profileDir?: string): Promise<string[]> {
+  return (await measureHttpCpu(quick, profileDir)).lines;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -4,6 +4,7 @@
  * its own process against the local Discord. Alone: `npx tsx bench/load/memory.ts [--quick]`.
  */
 import { startGitHubStandIn } from "../../src/sandbox/github/index.js";
+import { placeBots } from "./pinning.js";
 import { rssMb, startBareBot, startRepoScout, type BotProcess } from "./processes.js";
 import { startLoadStandIns } from "./standIns.js";
 
@@ -22,8 +23,10 @@ async function afterReady(start: () => Promise<BotProcess>): Promise<number> {
 
 export async function benchMemory(quick = false): Promise<string[]> {
   const counts = quick ? [1, 1_000] : [1, 1_000, 5_000];
+  const placement = placeBots();
+  const cpus = placement.bots[0]!;
   const github = await startGitHubStandIn();
-  const lines: string[] = [];
+  const lines: string[] = [placement.line];
   const results: Array<{ guilds: number; repoScout: number; bare: number }> = [];
   try {
     for (const guilds of counts) {
@@ -32,9 +35,9 @@ export async function benchMemory(quick = false): Promise<string[]> {
       const { discord, at } = stand;
       try {
         const repoScout = await afterReady(() =>
-          startRepoScout(at, { ready: () => discord.waitForGatewaySession({ timeoutMs: 60_000 }) }),
+          startRepoScout(at, { cpus, ready: () => discord.waitForGatewaySession({ timeoutMs: 60_000 }) }),
         );
-        const bare = await afterReady(() => startBareBot(at));
+        const bare = await afterReady(() => startBareBot(at, { cpus }));
         results.push({ guilds, repoScout, bare });
         lines.push(
           `RSS after READY, ${String(guilds).padStart(5)} servers:  RepoScout ${repoScout.toFixed(0)} MB  bare discord.js bot ${bare.toFixed(0)} MB  ratio ${(repoScout / bare).toFixed(2)}×`,
@@ -45,6 +48,7 @@ export async function benchMemory(quick = false): Promise<string[]> {
     }
   } finally {
     await github.close();
+    placement.release();
   }
   const per1000 = (value: (r: (typeof results)[number]) => number) => perThousandServers(results, value);
   lines.push(

@@ -1,11 +1,14 @@
 /**
  * Per kind of question: the CPU RepoScout's process spends per interaction (each kind alone at a
  * steady rate), and the cached answer's time from interaction to reply, beside the bare discord.js
- * bot sending the very same message (same local Discord, its own process). Alone: `npx tsx bench/load/perKind.ts [--quick]`.
+ * bot sending the very same message (same local Discord, its own process), over the gateway and
+ * over HTTP. Alone: `npx tsx bench/load/perKind.ts [--quick]`.
  */
 import type { InteractionRequest } from "../../src/sandbox/discord/index.js";
 import { DEMO_PATHS } from "../../src/sandbox/github/index.js";
+import type { Figure, Measured } from "../figures.js";
 import { KINDS, placed } from "./mix.js";
+import { placeBots } from "./pinning.js";
 import { cpuMs, startBareBot, startRepoScout, type BotProcess } from "./processes.js";
 import { percentile, runAtRate } from "./rates.js";
 import { startLoadStandIns, type LoadStandIns } from "./standIns.js";
@@ -61,34 +64,44 @@ async function uncachedCpu(stand: LoadStandIns, bot: BotProcess, count: number):
   return (cpuMs(bot.pid) - before) / commits.length;
 }
 
-export async function benchPerKind(quick = false): Promise<string[]> {
-  const seconds = quick ? 2 : 4;
-  const rate = 150;
-  const lines: string[] = [];
+type Transport = "gateway" | "http";
+
+/** What one transport's cached round trips gave. */
+interface CachedRoundTrips {
+  ours: number[];
+  bare: number[];
+  /** RepoScout's cached /blame message, which the bare bot sent (undefined: it sent "ok"). */
+  message: unknown;
+}
+
+/**
+ * Cached /blame, one at a time, to RepoScout over `transport`, then to the bare bot (the bare HTTP
+ * endpoint, no signature check) sending RepoScout's very message, one local Discord for both.
+ * `withRepoScout` and `withBare` run with each bot once its round trips are done (the CPU figures).
+ */
+async function cachedRoundTrips(
+  transport: Transport,
+  options: {
+    count: number;
+    cpus: string | null;
+    withRepoScout?: (stand: LoadStandIns, bot: BotProcess) => Promise<void>;
+    withBare?: (stand: LoadStandIns, bot: BotProcess) => Promise<void>;
+  },
+): Promise<CachedRoundTrips> {
+  const http = transport === "http";
+  const cached = KINDS["blame (cached)"];
   const stand = await startLoadStandIns({ guilds: GUILDS });
   let bot = await startRepoScout(stand.at, {
+    http,
+    cpus: options.cpus,
     env: { DEFAULT_TOKEN_SHARE: "1" },
-    ready: () => stand.discord.waitForGatewaySession({ timeoutMs: 60_000 }),
+    ...(http ? {} : { ready: () => stand.discord.waitForGatewaySession({ timeoutMs: 60_000 }) }),
   });
   try {
-    const cached = KINDS["blame (cached)"];
+    if (http) await stand.discord.setInteractionsEndpoint(bot.url!, { verify: true });
     await roundTrips(stand, cached, 20);
-    const ours = await roundTrips(stand, cached, quick ? 60 : 200);
-    const cpu: Array<[string, number]> = [];
-    for (const [kind, request] of Object.entries(KINDS)) {
-      await roundTrips(stand, request, 3);
-      const result = await runAtRate(
-        stand,
-        bot,
-        placed(stand, GUILDS, () => request),
-        { rate, seconds },
-      );
-      cpu.push([kind, result.cpuMsPerInteraction]);
-    }
-    cpu.push([
-      "blame (first time, a commit not asked before)",
-      await uncachedCpu(stand, bot, quick ? 10 : 30),
-    ]);
+    const ours = await roundTrips(stand, cached, options.count);
+    await options.withRepoScout?.(stand, bot);
     // The very message RepoScout answers a cached /blame with (its first response, type 4): the
     // bare bot sends the same (issue 23), so the ratio is the bot's overhead, not the message's size.
     const record = await (
@@ -97,32 +110,108 @@ export async function benchPerKind(quick = false): Promise<string[]> {
     const first = record.callbacks[0];
     const message = first?.type === 4 ? first.data : undefined;
     await bot.stop();
-    bot = await startBareBot(stand.at, { message });
+    bot = await startBareBot(stand.at, { http, message, cpus: options.cpus });
+    if (http) await stand.discord.setInteractionsEndpoint(bot.url!, { verify: false });
     await roundTrips(stand, cached, 20);
-    const bare = await roundTrips(stand, cached, quick ? 60 : 200);
-    const bareCpu = (
-      await runAtRate(
-        stand,
-        bot,
-        placed(stand, GUILDS, () => cached),
-        { rate, seconds },
-      )
-    ).cpuMsPerInteraction;
-    const p50 = percentile(ours, 50);
-    const bareP50 = percentile(bare, 50);
-    lines.push(
-      `cached /blame, interaction to reply: RepoScout p50 ${p50.toFixed(1)} ms (p90 ${percentile(ours, 90).toFixed(1)})  ${message === undefined ? "bare bot's 'ok'" : "same-message bare bot's"} reply p50 ${bareP50.toFixed(1)} ms  ratio ${(p50 / bareP50).toFixed(2)}×  (before issue 12: 2.7×; goal ≤ 1.2×)`,
-    );
+    const bare = await roundTrips(stand, cached, options.count);
+    await options.withBare?.(stand, bot);
+    return { ours, bare, message };
+  } finally {
+    await bot.stop();
+    await stand.close();
+  }
+}
+
+const p50Figure = (transport: Transport, trips: CachedRoundTrips): Figure => ({
+  name: `cached /blame p50, interaction to reply, ${transport}, ms`,
+  value: percentile(trips.ours, 50),
+  baseline: { name: "same-message bare bot", value: percentile(trips.bare, 50) },
+  goal: transport === "gateway" ? "≤ 1.05× the bare bot's" : "≤ 1.3× the bare endpoint's, signature checked",
+});
+
+function gatewayLine(trips: CachedRoundTrips): string {
+  const p50 = percentile(trips.ours, 50);
+  const bareP50 = percentile(trips.bare, 50);
+  return `cached /blame, interaction to reply: RepoScout p50 ${p50.toFixed(1)} ms (p90 ${percentile(trips.ours, 90).toFixed(1)})  ${trips.message === undefined ? "bare bot's 'ok'" : "same-message bare bot's"} reply p50 ${bareP50.toFixed(1)} ms  ratio ${(p50 / bareP50).toFixed(2)}×  (before issue 12: 2.7×; goal ≤ 1.2×)`;
+}
+
+function httpLine(trips: CachedRoundTrips): string {
+  const p50 = percentile(trips.ours, 50);
+  const bareP50 = percentile(trips.bare, 50);
+  return `cached /blame over HTTP, interaction to reply: RepoScout p50 ${p50.toFixed(1)} ms (p90 ${percentile(trips.ours, 90).toFixed(1)}, signature checked)  ${trips.message === undefined ? "bare endpoint's 'ok'" : "same-message bare HTTP endpoint's"} reply p50 ${bareP50.toFixed(1)} ms  ratio ${(p50 / bareP50).toFixed(2)}×  (goal of issue 23: ≤ 1.3×)`;
+}
+
+/** The cached answer beside the same-message bare bot, gateway and HTTP, alone (the goals runner). */
+export async function measureCachedRatios(quick = false): Promise<Measured> {
+  const placement = placeBots();
+  try {
+    const count = quick ? 60 : 200;
+    const gateway = await cachedRoundTrips("gateway", { count, cpus: placement.bots[0]! });
+    const http = await cachedRoundTrips("http", { count, cpus: placement.bots[0]! });
+    return {
+      lines: [placement.line, gatewayLine(gateway), httpLine(http)],
+      figures: [p50Figure("gateway", gateway), p50Figure("http", http)],
+    };
+  } finally {
+    placement.release();
+  }
+}
+
+export async function measurePerKind(quick = false): Promise<Measured> {
+  const seconds = quick ? 2 : 4;
+  const rate = 150;
+  const count = quick ? 60 : 200;
+  const placement = placeBots();
+  const cpus = placement.bots[0]!;
+  try {
+    const cpu: Array<[string, number]> = [];
+    let bareCpu = NaN;
+    const gateway = await cachedRoundTrips("gateway", {
+      count,
+      cpus,
+      withRepoScout: async (stand, bot) => {
+        for (const [kind, request] of Object.entries(KINDS)) {
+          await roundTrips(stand, request, 3);
+          const result = await runAtRate(
+            stand,
+            bot,
+            placed(stand, GUILDS, () => request),
+            { rate, seconds },
+          );
+          cpu.push([kind, result.cpuMsPerInteraction]);
+        }
+        cpu.push([
+          "blame (first time, a commit not asked before)",
+          await uncachedCpu(stand, bot, quick ? 10 : 30),
+        ]);
+      },
+      withBare: async (stand, bot) => {
+        bareCpu = (
+          await runAtRate(
+            stand,
+            bot,
+            placed(stand, GUILDS, () => KINDS["blame (cached)"]),
+            { rate, seconds },
+          )
+        ).cpuMsPerInteraction;
+      },
+    });
+    const http = await cachedRoundTrips("http", { count, cpus });
+    const lines = [placement.line, gatewayLine(gateway)];
+    lines.push(httpLine(http));
     lines.push(
       `CPU per interaction at ${rate}/s (bot process, /proc), bare discord.js bot: ${bareCpu.toFixed(2)} ms  (before issue 12: RepoScout 3.3–4 ms against about 1)`,
     );
     for (const [kind, ms] of cpu)
       lines.push(`  ${kind.padEnd(46)} ${ms.toFixed(2)} ms  ${(ms / bareCpu).toFixed(1)}× the bare bot`);
+    return { lines, figures: [p50Figure("gateway", gateway), p50Figure("http", http)] };
   } finally {
-    await bot.stop();
-    await stand.close();
+    placement.release();
   }
-  return lines;
+}
+
+export async function benchPerKind(quick = false): Promise<string[]> {
+  return (await measurePerKind(quick)).lines;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

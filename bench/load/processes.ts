@@ -1,16 +1,24 @@
 /**
  * The processes of the load figures: RepoScout as production runs it (its own process, `node
  * --import tsx src/index.ts`, configured by environment only) and the bare discord.js bot beside it,
- * both pointed at the stand-ins; and what /proc says of a process (resident memory, CPU time).
+ * both pointed at the stand-ins; and what /proc says of a process (resident memory, CPU time). Each
+ * carries ./gcMeter.mjs, which tells its time in garbage collection, and runs on the cpus it is
+ * given (./pinning.ts), if any.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+
+/** Time a process spent in garbage collection since it started, and how many collections. */
+export interface GcReading {
+  gcMs: number;
+  count: number;
+}
 
 export interface BotProcess {
   child: ChildProcess;
@@ -19,7 +27,54 @@ export interface BotProcess {
   url: string | null;
   /** What the process wrote to standard error (its warnings and errors, JSON lines for RepoScout). */
   stderr: () => string;
+  /** Its GC time so far (asked with SIGUSR2, see ./gcMeter.mjs). */
+  gc(): Promise<GcReading>;
   stop(): Promise<void>;
+}
+
+const GC_METER = new URL("./gcMeter.mjs", import.meta.url).href;
+
+/**
+ * Node with the GC meter preloaded, under `taskset -c cpus` when given: taskset execs node in its
+ * own place, so the child's pid is node's and /proc reads the bot.
+ */
+function spawnNode(
+  args: string[],
+  options: {
+    cpus: string | null | undefined;
+    gcFile: string;
+    cwd?: string;
+    env: NodeJS.ProcessEnv;
+    stdout: "ignore" | "pipe";
+  },
+): ChildProcess {
+  const node = [process.execPath, "--import", GC_METER, ...args];
+  const [command, ...rest] = options.cpus ? ["taskset", "-c", options.cpus, ...node] : node;
+  return spawn(command!, rest, {
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+    env: { ...options.env, BENCH_GC_FILE: options.gcFile },
+    stdio: ["ignore", options.stdout, "pipe"],
+  });
+}
+
+/** Reads a process's GC meter: signals it, then waits for a reading newer than the last one. */
+function gcMeterOf(child: ChildProcess, file: string): () => Promise<GcReading> {
+  let seq = 0;
+  return async () => {
+    child.kill("SIGUSR2");
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const text = await readFile(file, "utf8").catch(() => "");
+      const reading = text ? (JSON.parse(text) as GcReading & { seq: number }) : null;
+      if (reading && reading.seq > seq) {
+        seq = reading.seq;
+        return { gcMs: reading.gcMs, count: reading.count };
+      }
+      // A bot busy with a burst reads the signal when its event loop comes round to it.
+      if (Date.now() > deadline || child.exitCode !== null) return { gcMs: NaN, count: NaN };
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
 }
 
 /** A free TCP port on loopback. */
@@ -86,11 +141,19 @@ export async function startRepoScout(
     ready?: () => Promise<void>;
     /** Node's own flags, such as `--cpu-prof` (a profile is written when the process exits). */
     nodeArgs?: string[];
+    /** The cpus to run on (./pinning.ts), or none: wherever the system puts it. */
+    cpus?: string | null;
   } = {},
 ): Promise<BotProcess> {
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), "reposcout-bench-load-"));
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", "tsx", "src/index.ts"], {
+  // Beside the data folder, not in it: the meter's file is the bench's, not RepoScout's.
+  const meterDir = await mkdtemp(join(tmpdir(), "reposcout-bench-gc-"));
+  const gcFile = join(meterDir, "gc.json");
+  const args = [...(options.nodeArgs ?? []), "--import", "tsx", "src/index.ts"];
+  const child = spawnNode(args, {
+    cpus: options.cpus,
+    gcFile,
     cwd: fileURLToPath(new URL("../..", import.meta.url)),
     env: {
       PATH: process.env.PATH ?? "",
@@ -106,7 +169,7 @@ export async function startRepoScout(
       ...(options.http ? { DISCORD_PUBLIC_KEY: at.publicKey } : {}),
       ...options.env,
     },
-    stdio: ["ignore", "ignore", "pipe"],
+    stdout: "ignore",
   });
   const stderr = collect(child);
   const base = `http://127.0.0.1:${port}`;
@@ -128,9 +191,11 @@ export async function startRepoScout(
     pid: child.pid!,
     url: options.http ? `${base}/interactions` : null,
     stderr,
+    gc: gcMeterOf(child, gcFile),
     async stop() {
       await stopChild(child);
       await rm(dataDir, { recursive: true, force: true });
+      await rm(meterDir, { recursive: true, force: true });
     },
   };
 }
@@ -141,21 +206,20 @@ export async function startRepoScout(
  */
 export async function startBareBot(
   at: StandInAddresses,
-  options: { http?: boolean; message?: unknown } = {},
+  options: { http?: boolean; message?: unknown; cpus?: string | null } = {},
 ): Promise<BotProcess> {
   const port = options.http ? await freePort() : 0;
-  let messageDir: string | null = null;
+  const dir = await mkdtemp(join(tmpdir(), "reposcout-bench-bare-"));
+  const gcFile = join(dir, "gc.json");
   const args = [at.discordApiUrl, at.botToken, ...(options.http ? ["http", String(port)] : [])];
   if (options.message !== undefined) {
-    messageDir = await mkdtemp(join(tmpdir(), "reposcout-bench-bare-"));
-    const file = join(messageDir, "message.json");
+    const file = join(dir, "message.json");
     await writeFile(file, JSON.stringify(options.message));
     args.push("--message", file);
   }
-  const child = spawn(
-    process.execPath,
+  const child = spawnNode(
     ["--import", "tsx", fileURLToPath(new URL("./bareBot.ts", import.meta.url)), ...args],
-    { stdio: ["ignore", "pipe", "pipe"] },
+    { cpus: options.cpus, gcFile, env: process.env, stdout: "pipe" },
   );
   const stderr = collect(child);
   await new Promise<void>((resolve, reject) => {
@@ -169,9 +233,10 @@ export async function startBareBot(
     pid: child.pid!,
     url: options.http ? `http://127.0.0.1:${port}/` : null,
     stderr,
+    gc: gcMeterOf(child, gcFile),
     async stop() {
       await stopChild(child);
-      if (messageDir) await rm(messageDir, { recursive: true, force: true });
+      await rm(dir, { recursive: true, force: true });
     },
   };
 }

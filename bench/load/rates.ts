@@ -2,7 +2,7 @@
  * Interactions at a fixed rate through the local Discord, to a bot in its own process: how late the
  * first responses are (the local Discord refuses one after 3 s, as Discord does: a "late
  * acknowledgement", the user reads "The application did not respond"), how each interaction ended,
- * and what the bot's process spent (CPU from /proc) and held (peak RSS).
+ * and what the bot's process spent (CPU from /proc, time in GC from its meter) and held (peak RSS).
  */
 import type { InteractionHandle, InteractionRequest } from "../../src/sandbox/discord/index.js";
 import { transcriptOf } from "../../src/sandbox/transcript.js";
@@ -22,6 +22,8 @@ export interface RateResult {
   /** By the end: answered, told busy, another error, or no final answer in time. */
   outcomes: { answered: number; busy: number; error: number; unanswered: number };
   cpuMsPerInteraction: number;
+  /** The bot's time in garbage collection over the run and its drain (NaN: the meter did not answer). */
+  gcMs: number;
   peakRssMb: number;
 }
 
@@ -62,6 +64,7 @@ export async function runAtRate(
       // The process ended: the run's figures say so.
     }
   }, 200);
+  const gcBefore = await bot.gc();
   const cpuBefore = cpuMs(bot.pid);
   const handles: InteractionHandle[] = [];
   const settled: Array<Promise<void>> = [];
@@ -101,6 +104,7 @@ export async function runAtRate(
   }
   clearInterval(sampler);
   const cpu = cpuMs(bot.pid) - cpuBefore;
+  const gcAfter = await bot.gc();
   return {
     rate,
     sent: total,
@@ -109,6 +113,7 @@ export async function runAtRate(
     p99: percentile(times, 99),
     outcomes,
     cpuMsPerInteraction: cpu / total,
+    gcMs: gcAfter.gcMs - gcBefore.gcMs,
     peakRssMb: peak,
   };
 }
