@@ -35,7 +35,7 @@ import { createBotMetrics } from "../../src/metrics/botMetrics.js";
 import { DEMO_TOKEN, startGitHubStandIn } from "../../src/sandbox/github/index.js";
 
 /** A slash command as Discord sends it to a server member: some 1.5 KB. */
-function interactionBody(n: number): string {
+export function interactionBody(n: number): string {
   return JSON.stringify({
     app_permissions: "2248473465835073",
     application_id: "1100000000000000001",
@@ -132,7 +132,7 @@ type Handler = (request: IncomingMessage, reply: ServerResponse) => void | Promi
  * CPU of this process per request (server and driver), `concurrency` requests kept in flight over
  * keep-alive sockets: the driver's share is the same for both handlers, so the difference is theirs.
  */
-async function throughHttp(
+export async function throughHttp(
   handler: Handler,
   count: number,
   signed: () => { body: string; headers: Record<string, string> },
@@ -179,7 +179,7 @@ async function throughHttp(
  * stand-in in this process for the first read: each interaction is a cached /blame from then on.
  * Also the message it answers with, for a bare handler to send the same bytes.
  */
-async function wholeBot(
+export async function wholeBot(
   signer: InteractionSigner,
   rest: Parameters<typeof createInteractionsEndpoint>[0]["rest"],
 ): Promise<{ handler: Handler; message: string; close(): Promise<void> }> {

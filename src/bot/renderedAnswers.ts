@@ -79,7 +79,8 @@ export function createRenderedAnswers(
         reused += 1;
         return kept;
       }
-      const message = render();
+      // Frozen whole: shared by every repeat, and its body and JSON text made once (messagePayload.ts).
+      const message = deepFreeze(render());
       rendered += 1;
       messages.set(key, message);
       return message;
@@ -97,4 +98,12 @@ export function createRenderedAnswers(
     },
     counts: () => ({ rendered, reused }),
   };
+}
+
+/** Freezes an object and everything it holds, except binary data (a Buffer cannot be frozen). */
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== "object" || value === null || ArrayBuffer.isView(value) || Object.isFrozen(value))
+    return value;
+  for (const inner of Object.values(value)) deepFreeze(inner);
+  return Object.freeze(value);
 }

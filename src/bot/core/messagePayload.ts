@@ -1,15 +1,71 @@
-import { MessageFlags } from "discord-api-types/v10";
+import { MessageFlags, type APIInteractionResponse } from "discord-api-types/v10";
 import type { FormattedMessage } from "../../format/message.js";
 import type { OutgoingMessage } from "./responder.js";
 
 /**
+ * The bodies made of kept messages (frozen whole by the rendered answers' store, see
+ * ../renderedAnswers.ts), by message and placement: a repeat of a cached answer sends the same
+ * body, and so the same JSON text ({@link encodedBody}), instead of building and serializing it
+ * again (the serialization alone was about 30 KB of garbage per cached answer).
+ */
+const keptBodies = new WeakMap<FormattedMessage, { plain?: OutgoingMessage; ephemeral?: OutgoingMessage }>();
+/** The JSON text of frozen bodies, made once each; the responses carrying them, as bytes. */
+const encodedBodies = new WeakMap<object, string>();
+const encodedResponses = new WeakMap<object, Map<number, Buffer>>();
+
+/**
  * A formatted message as Discord's REST routes take it: the JSON body (mentions never parse) and
- * its uploads. `ephemeral` sets flag 64, which only a first response or a follow-up may carry.
+ * its uploads. `ephemeral` sets flag 64, which only a first response or a follow-up may carry. A
+ * frozen message (a kept one) gives the same frozen body every time.
  */
 export function toOutgoing(
   message: FormattedMessage,
   options: { ephemeral?: boolean } = {},
 ): OutgoingMessage {
+  if (!Object.isFrozen(message)) return outgoing(message, options);
+  const placement = options.ephemeral ? "ephemeral" : "plain";
+  let kept = keptBodies.get(message);
+  const known = kept?.[placement];
+  if (known) return known;
+  const made = outgoing(message, options);
+  Object.freeze(made.body);
+  if (!kept) keptBodies.set(message, (kept = {}));
+  kept[placement] = made;
+  return made;
+}
+
+/**
+ * The JSON text of a message body: made once for a frozen body (one {@link toOutgoing} made of a
+ * kept message: nothing in it can change), else each time.
+ */
+export function encodedBody(body: object): string {
+  if (!Object.isFrozen(body)) return JSON.stringify(body);
+  let text = encodedBodies.get(body);
+  if (text === undefined) {
+    text = JSON.stringify(body);
+    encodedBodies.set(body, text);
+  }
+  return text;
+}
+
+/**
+ * An interaction response as JSON: text, or for a kept message's body its UTF-8 bytes, made once
+ * per kind of response: sent as they are, with no copy, no re-encoding and no garbage.
+ */
+export function encodedResponse(response: APIInteractionResponse): string | Buffer {
+  const data = (response as { data?: unknown }).data;
+  if (typeof data !== "object" || data === null || !Object.isFrozen(data)) return JSON.stringify(response);
+  let byType = encodedResponses.get(data);
+  if (!byType) encodedResponses.set(data, (byType = new Map()));
+  let bytes = byType.get(response.type);
+  if (!bytes) {
+    bytes = Buffer.from(`{"type":${response.type},"data":${encodedBody(data)}}`);
+    byType.set(response.type, bytes);
+  }
+  return bytes;
+}
+
+function outgoing(message: FormattedMessage, options: { ephemeral?: boolean }): OutgoingMessage {
   return {
     body: {
       content: message.content ?? "",

@@ -8,6 +8,7 @@ import {
   type Snowflake,
 } from "discord-api-types/v10";
 import type { RawFile, REST } from "discord.js";
+import { encodedResponse } from "./messagePayload.js";
 
 /** A message body for Discord's REST routes, with its uploads (`attachments[n]` names `files[n]`). */
 export interface OutgoingMessage {
@@ -69,8 +70,14 @@ export function restResponder(rest: DiscordRest, interaction: InteractionIds): R
     async respond(response, files, options = {}) {
       const result = (await webhook.post(Routes.interactionCallback(id, token), {
         auth: false,
-        body: response,
-        files: files.length > 0 ? [...files] : undefined,
+        // Without uploads, the JSON as is: a kept answer's is made once (./messagePayload.ts).
+        ...(files.length > 0
+          ? { body: response, files: [...files] }
+          : {
+              body: encodedResponse(response),
+              passThroughBody: true,
+              headers: { "Content-Type": "application/json" },
+            }),
         ...(options.wantMessage ? { query: new URLSearchParams({ with_response: "true" }) } : {}),
       })) as RESTPostAPIInteractionCallbackWithResponseResult | undefined;
       return result?.resource?.message ?? null;

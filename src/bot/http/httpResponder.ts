@@ -1,21 +1,24 @@
 import type { ServerResponse } from "node:http";
 import type { APIInteractionResponse } from "discord-api-types/v10";
 import type { RawFile } from "discord.js";
+import { encodedResponse } from "../core/messagePayload.js";
 import type { Responder } from "../core/responder.js";
 
 /**
- * An interaction's first response as the HTTP reply: JSON, or multipart when it carries files. The
- * JSON stays a string: Node writes a string body in one piece with the headers, where a Buffer costs
- * a copy here and a second chunk (writev) on the socket, about 60 µs an interaction (bench/load/httpSteps.ts).
+ * An interaction's first response as the HTTP reply: JSON, or multipart when it carries files. A
+ * kept answer's JSON is bytes made once (../core/messagePayload.ts), written as they are; any other
+ * stays a string, which Node writes with the headers without a copy here (a Buffer made for each
+ * reply cost about 60 µs more, bench/load/httpSteps.ts).
  */
 export async function encodeFirstResponse(
   response: APIInteractionResponse,
   files: readonly RawFile[],
 ): Promise<{ contentType: string; body: string | Buffer }> {
-  if (files.length === 0) return { contentType: "application/json", body: JSON.stringify(response) };
+  if (files.length === 0) return { contentType: "application/json", body: encodedResponse(response) };
   // Discord's multipart form: `payload_json`, then `files[n]` for `attachments[n]`.
   const form = new FormData();
-  form.append("payload_json", JSON.stringify(response));
+  const json = encodedResponse(response);
+  form.append("payload_json", typeof json === "string" ? json : json.toString("utf8"));
   files.forEach((file, index) => {
     const data = typeof file.data === "string" ? file.data : new Uint8Array(file.data as Uint8Array);
     form.append(`files[${index}]`, new Blob([data], { type: file.contentType ?? "" }), file.name);
