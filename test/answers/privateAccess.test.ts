@@ -139,6 +139,8 @@ describe.each([
   let clock: number;
   let cache: AnswerCache;
   let github: FakeGitHub;
+  /** Reads of the store's "noted missing" (the default token's made-up names). */
+  let missingLookups = 0;
 
   function scout(defaultTokenAllowPrivate = false): Scout {
     return createScout({
@@ -158,12 +160,16 @@ describe.each([
   beforeEach(async () => {
     stores = await openStores({ dataDir: "unused", memory: true, logger: silentLogger() });
     clock = Date.parse("2025-03-01T12:00:00.000Z");
+    missingLookups = 0;
     cache = createAnswerCache({
       store: stores.cache,
       logger: silentLogger(),
       shortTtlMs: SHORT_TTL_MS,
       now: () => clock,
       hotTierBytes,
+      onLookup: (kind) => {
+        if (kind === "access-missing") missingLookups += 1;
+      },
     });
     github = new FakeGitHub();
   });
@@ -421,5 +427,25 @@ describe.each([
     expect(await scout().tokenOrigin(IN_SERVER)).toBe("server");
     expect(await scout().tokenOrigin(IN_DM)).toBe("default");
     expect(github.calls).toEqual([]);
+  });
+
+  it("asks the store whether a repository was noted missing once per window, and sees its own note at once", async () => {
+    const asked = scout();
+    const widgets = { owner: "demo", name: "widgets" };
+    for (let n = 0; n < 3; n++) {
+      await asked.contributors(IN_DM, { repo: widgets, page: 1 });
+      await settled();
+    }
+    expect(missingLookups).toBe(1);
+    const madeUp = { owner: "demo", name: "made-up" };
+    await expect(asked.contents(IN_DM, { repo: madeUp, path: "README.md" })).rejects.toBeInstanceOf(
+      RepositoryNotFoundError,
+    );
+    const callsAfterFirst = github.calls.length;
+    // Noted by this process: refused at once, GitHub not asked again.
+    await expect(asked.contents(IN_DM, { repo: madeUp, path: "README.md" })).rejects.toBeInstanceOf(
+      RepositoryNotFoundError,
+    );
+    expect(github.calls.length).toBe(callsAfterFirst);
   });
 });
