@@ -8,7 +8,7 @@ import { checkPageInRange } from "../src/answers/pageOutOfRange.js";
 import { ExpiredComponentError, InvalidOptionError } from "../src/errors.js";
 import { formatContributors } from "../src/format/contributors.js";
 import { formatThreadSummary, threadName } from "../src/format/error.js";
-import type { NavigationButtons } from "../src/format/message.js";
+import { freshnessText, type NavigationButtons } from "../src/format/message.js";
 import type { Asker } from "../src/answers/scout.js";
 import type { RepoRef } from "../src/github/types.js";
 import { parseRepoArgument, webHostsOf } from "../src/input/repoArgument.js";
@@ -53,11 +53,13 @@ async function render(
   if (result.hasNextPage) {
     buttons.next = `contributors:${await services.buttons.put({ repo, page: pageNumber + 1 })}`;
   }
+  const now = services.now();
+  const repoUrl = `${services.config.github.webUrl}/${subject}`;
+  // Kept per answer (format once): the freshness text is the only part that moves with the clock.
+  const variant = [freshnessText(fetched.freshness, now), subject, repoUrl, buttons];
   return {
-    message: formatContributors(
-      result,
-      { repo: subject, repoUrl: `${services.config.github.webUrl}/${subject}` },
-      { freshness: fetched.freshness, now: services.now(), buttons },
+    message: services.rendered.message([result], variant, () =>
+      formatContributors(result, { repo: subject, repoUrl }, { freshness: fetched.freshness, now, buttons }),
     ),
     threadName: threadName("contributors", subject),
     summary: formatThreadSummary("contributors", subject),

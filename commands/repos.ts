@@ -5,7 +5,7 @@ import { EVERYWHERE, parseWith, threadOption } from "../src/bot/commonOptions.js
 import type { Services } from "../src/bot/services.js";
 import { ExpiredComponentError } from "../src/errors.js";
 import { formatThreadSummary, threadName } from "../src/format/error.js";
-import type { NavigationButtons } from "../src/format/message.js";
+import { freshnessText, type NavigationButtons } from "../src/format/message.js";
 import { formatRepositories } from "../src/format/repositories.js";
 import { checkPageInRange } from "../src/answers/pageOutOfRange.js";
 import type { Asker } from "../src/answers/scout.js";
@@ -63,11 +63,13 @@ async function page(state: ReposButtonState, asker: Asker, services: Services): 
     buttons.next = `repos:${await services.buttons.put({ ...state, cursors: [...state.cursors, result.pageInfo.endCursor] })}`;
   }
   const subject = result.owner.login;
+  const now = services.now();
+  const view = { sort: state.sort, pageNumber: state.cursors.length, perPage: REPOS_PER_PAGE };
+  // Kept per answer (format once): the freshness text is the only part that moves with the clock.
+  const variant = [freshnessText(fetched.freshness, now), view, buttons];
   return {
-    message: formatRepositories(
-      result,
-      { sort: state.sort, pageNumber: state.cursors.length, perPage: REPOS_PER_PAGE },
-      { freshness: fetched.freshness, now: services.now(), buttons },
+    message: services.rendered.message([result], variant, () =>
+      formatRepositories(result, view, { freshness: fetched.freshness, now, buttons }),
     ),
     threadName: threadName("repos", subject),
     summary: formatThreadSummary("repos", subject),

@@ -38,24 +38,29 @@ describe("the answer cache, end to end", () => {
     expect(calls(world, "Blame")).toBe(1);
   });
 
-  it("formats a repeat of a cached answer once: the same message is sent again", async () => {
-    // A file no other test of this file asks, so its footer's minute cannot turn between repeats.
-    const ask = {
-      kind: "slash",
-      name: "contents",
-      options: { repo: "demo/widgets", path: DEMO_PATHS.nestedFile },
-    } as const;
-    const rendered = world.running.services.rendered;
-    await world.run(ask); // fetched now
-    const second = await world.run(ask); // cached just now: its own message
-    const before = rendered.counts();
-    const third = await world.run(ask);
-    expect(rendered.counts()).toEqual({ rendered: before.rendered, reused: before.reused + 1 });
-    expect(footerOf(third)).toMatch(/^cached just now · main · pinned to /);
-    expect(transcriptOf(third).messages.at(-1)?.message.embeds).toEqual(
-      transcriptOf(second).messages.at(-1)?.message.embeds,
-    );
-  });
+  it.each([
+    [
+      "/contents",
+      { kind: "slash", name: "contents", options: { repo: "demo/widgets", path: DEMO_PATHS.nestedFile } },
+    ],
+    ["/contributors", { kind: "slash", name: "contributors", options: { repo: "demo/crowd", page: 2 } }],
+    ["/repos", { kind: "slash", name: "repos", options: { owner: "demo", sort: "name" } }],
+  ] as const)(
+    "formats a repeat of a cached %s answer once: the same message is sent again",
+    async (_name, ask) => {
+      // Questions no other test of this file asks, so the footer's minute cannot turn between repeats.
+      const rendered = world.running.services.rendered;
+      await world.run(ask); // fetched now
+      const second = await world.run(ask); // cached just now: its own message
+      const before = rendered.counts();
+      const third = await world.run(ask);
+      expect(rendered.counts()).toEqual({ rendered: before.rendered, reused: before.reused + 1 });
+      expect(footerOf(third)).toMatch(/^cached just now/);
+      expect(transcriptOf(third).messages.at(-1)?.message.embeds).toEqual(
+        transcriptOf(second).messages.at(-1)?.message.embeds,
+      );
+    },
+  );
 
   it("keeps an answer pinned to a commit after the branch's short lifetime has passed", async () => {
     await world.run(blame);
