@@ -1,6 +1,7 @@
 import { EVERYWHERE } from "../src/bot/commonOptions.js";
 import { ApplicationCommandType } from "discord-api-types/v10";
 import type { CommandModule } from "../src/bot/commandModule.js";
+import { freshnessText } from "../src/format/message.js";
 import { formatWhoami } from "../src/format/whoami.js";
 
 /** `/whoami`: the login of the token in effect, where it comes from, and its rate-limit budget. */
@@ -14,12 +15,16 @@ export const command: CommandModule<Record<string, never>> = {
   parse: () => ({}),
   async execute(_args, request, services) {
     const fetched = await services.scout.viewer(request);
+    const now = services.now();
+    const { rateLimit } = fetched.value;
+    // Kept per answer (format once): what moves with the clock is the freshness text and whether
+    // the budget's reset has passed ("resets" or "full again since").
+    const resetPassed = rateLimit ? Date.parse(rateLimit.resetAt) <= now.getTime() : null;
+    const variant = [fetched.origin, freshnessText(fetched.freshness, now), resetPassed];
     return {
-      message: formatWhoami(fetched.value, {
-        origin: fetched.origin,
-        now: services.now(),
-        freshness: fetched.freshness,
-      }),
+      message: services.rendered.message([fetched.value], variant, () =>
+        formatWhoami(fetched.value, { origin: fetched.origin, now, freshness: fetched.freshness }),
+      ),
     };
   },
 };

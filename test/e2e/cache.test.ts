@@ -45,6 +45,7 @@ describe("the answer cache, end to end", () => {
     ],
     ["/contributors", { kind: "slash", name: "contributors", options: { repo: "demo/crowd", page: 2 } }],
     ["/repos", { kind: "slash", name: "repos", options: { owner: "demo", sort: "name" } }],
+    ["/whoami", { kind: "slash", name: "whoami", options: {} }],
   ] as const)(
     "formats a repeat of a cached %s answer once: the same message is sent again",
     async (_name, ask) => {
