@@ -33,11 +33,19 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
+const BUSY_WORDS = [
+  "more requests than it can take",
+  "too busy",
+  "several requests running or waiting",
+  "as many requests running or waiting",
+];
+
 /** How an interaction ended, read from what the local Discord holds of it. */
 function outcomeOf(handle: InteractionHandle): keyof RateResult["outcomes"] {
   const transcript = transcriptOf(handle.record());
-  if (transcript.text.includes("more requests than it can take") || transcript.text.includes("too busy"))
-    return "busy";
+  // Every reason the bot gives for not taking a request under load (errorSentence.ts's busySentence):
+  // the whole bot full, too long a wait, one person's or one server's share taken.
+  if (BUSY_WORDS.some((words) => transcript.text.includes(words))) return "busy";
   return transcript.isError ? "error" : "answered";
 }
 
