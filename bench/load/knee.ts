@@ -6,6 +6,8 @@
  * very message RepoScout answers a cached /blame with: how every interaction ended, p50 and p99,
  * time in GC and peak RSS. Alone: `npx tsx bench/load/knee.ts [--quick]`.
  */
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import type { Figure, Measured } from "../figures.js";
 import { holds, runAtRate, type RateResult, type RequestMaker } from "./rates.js";
 import { KINDS, mixed, placed } from "./mix.js";
@@ -126,6 +128,30 @@ async function overload(
   }
 }
 
+const OVERLOAD_CHILD = "--overload-child";
+
+/**
+ * {@link overload} in a load driver of its own (a new process running this file, on the cpus this
+ * one was given): each run meets a driver and stand-ins in the same state, not one grown and
+ * collecting garbage from every run before it, whose pauses read as the bot's latency.
+ */
+async function overloadApart(
+  ...args: Parameters<typeof overload>
+): Promise<{ result: RateResult; message?: unknown }> {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", fileURLToPath(import.meta.url), OVERLOAD_CHILD, JSON.stringify(args)],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += String(chunk)));
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  const last = output.trim().split("\n").at(-1) ?? "";
+  if (code !== 0 || !last.startsWith("{"))
+    throw new Error(`an overload run failed (exit ${code}): ${output.slice(-2_000)}`);
+  return JSON.parse(last) as { result: RateResult; message?: unknown };
+}
+
 const ratio = (ours: number, theirs: number): string => `${(ours / theirs).toFixed(2)}×`;
 
 function overloadLine(phase: Phase, who: Who, result: RateResult, bare?: RateResult): string {
@@ -168,14 +194,14 @@ async function overloads(quick: boolean, cpus: string | null): Promise<Measured>
     const run = { rate, seconds, cpus };
     // The load driver and the stand-ins run in this process: their code is made hot first, against
     // a bare bot, so that "cold" is the bot's coldness, whichever bot runs first.
-    await overload("bare discord.js bot", transport, "warm", { ...run, seconds: Math.min(seconds, 4) });
-    const cold = (await overload("RepoScout", transport, "cold", run)).result;
-    const { result: warmed, message } = await overload("RepoScout", transport, "warm", run);
+    await overloadApart("bare discord.js bot", transport, "warm", { ...run, seconds: Math.min(seconds, 4) });
+    const cold = (await overloadApart("RepoScout", transport, "cold", run)).result;
+    const { result: warmed, message } = await overloadApart("RepoScout", transport, "warm", run);
     if (message === undefined)
       lines.push("  (RepoScout's cached /blame was not a message at once: the bare bot answers 'ok')");
     const bare = { ...run, message };
-    const bareCold = (await overload("bare discord.js bot", transport, "cold", bare)).result;
-    const bareWarm = (await overload("bare discord.js bot", transport, "warm", bare)).result;
+    const bareCold = (await overloadApart("bare discord.js bot", transport, "cold", bare)).result;
+    const bareWarm = (await overloadApart("bare discord.js bot", transport, "warm", bare)).result;
     lines.push(
       overloadLine("cold", "RepoScout", cold, bareCold),
       overloadLine("cold", "bare discord.js bot", bareCold),
@@ -227,6 +253,15 @@ export async function benchKnee(quick = false): Promise<string[]> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  for (const line of await benchKnee(process.argv.includes("--quick"))) console.log(line);
+  const child = process.argv.indexOf(OVERLOAD_CHILD);
+  if (child > 0) {
+    // One overload run for the parent (see overloadApart): its figures as the last line.
+    const [who, transport, phase, options] = JSON.parse(process.argv[child + 1]!) as Parameters<
+      typeof overload
+    >;
+    console.log(JSON.stringify(await overload(who, transport, phase, options)));
+  } else {
+    for (const line of await benchKnee(process.argv.includes("--quick"))) console.log(line);
+  }
   process.exit(0);
 }
