@@ -24,8 +24,10 @@ import { benchStartup } from "./startup.js";
 import { benchTwoProcesses } from "./two-processes.js";
 import { benchGoals } from "./goals.js";
 import { loadSections } from "./load/index.js";
+import { buildForBench } from "./load/processes.js";
 
 const quick = process.argv.includes("--quick");
+console.log(buildForBench());
 
 if (process.argv.includes("--goals")) {
   const at = process.argv.indexOf("--runs");
