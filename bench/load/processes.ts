@@ -207,6 +207,8 @@ export async function startRepoScout(
     );
     if (healthy) break;
     if (Date.now() > deadline || child.exitCode !== null) {
+      // Not left running behind the bench (it would hold a cpu through every later figure).
+      child.kill("SIGKILL");
       throw new Error(`RepoScout did not start: ${stderr().slice(-2_000)}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
