@@ -26,16 +26,12 @@ const REWRITE_AFTER_MS = 10 * 60_000;
 export const BUTTON_STATE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 /**
- * The key of a state: derived from its content (72 bits of its SHA-256), so that the same answer
- * asked again (a burst of people asking one question) has the same buttons and costs no new write.
- * A key says nothing a press could abuse: the state is what the buttons show, and a press is
- * answered with the presser's own token, as any command.
+ * The key of a state, from its JSON text: derived from its content (72 bits of its SHA-256), so
+ * that the same answer asked again (a burst of people asking one question) has the same buttons and
+ * costs no new write. A key says nothing a press could abuse: the state is what the buttons show,
+ * and a press is answered with the presser's own token, as any command.
  */
-export function stateKey(state: unknown): string {
-  return keyOfText(JSON.stringify(state));
-}
-
-function keyOfText(text: string): string {
+function stateKeyOf(text: string): string {
   return createHash("sha256").update(text).digest("base64url").slice(0, 12);
 }
 
@@ -63,7 +59,7 @@ export function createButtonStateStore(
     async put(state) {
       const text = JSON.stringify(state);
       const known = written.get(text);
-      const key = known?.key ?? keyOfText(text);
+      const key = known?.key ?? stateKeyOf(text);
       if (known && Date.now() - known.at < Math.min(ttlMs / 2, REWRITE_AFTER_MS)) return key;
       if (store) {
         try {

@@ -271,17 +271,8 @@ const COUNT_FORMAT = new Intl.NumberFormat("en-US");
 /** 1234 -> "1,234". */
 export function formatCount(value: number): string {
   // Whole numbers, nearly every count, are grouped here: Intl's format was a visible share of a
-  // cached answer's CPU (bench/load/httpCpu.ts profile). Same text as en-US Intl for them (-0 reads 0).
-  if (Number.isSafeInteger(value)) {
-    const digits = String(Math.abs(value));
-    let grouped = digits.length > 3 ? "" : digits;
-    if (digits.length > 3) {
-      const head = digits.length % 3 || 3;
-      grouped = digits.slice(0, head);
-      for (let at = head; at < digits.length; at += 3) grouped += `,${digits.slice(at, at + 3)}`;
-    }
-    return value < 0 ? `-${grouped}` : grouped;
-  }
+  // cached answer's CPU (bench/load/httpCpu.ts profile). Same text as en-US Intl (-0 reads 0).
+  if (Number.isSafeInteger(value)) return value.toString().replace(/\B(?=(\d{3})+$)/g, ",");
   return Number.isFinite(value) ? COUNT_FORMAT.format(value) : "?";
 }
 

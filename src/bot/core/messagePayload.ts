@@ -5,12 +5,11 @@ import type { OutgoingMessage } from "./responder.js";
 /**
  * The bodies made of kept messages (frozen whole by the rendered answers' store, see
  * ../renderedAnswers.ts), by message and placement: a repeat of a cached answer sends the same
- * body, and so the same JSON text ({@link encodedBody}), instead of building and serializing it
+ * body, and so the same JSON bytes ({@link encodedResponse}), instead of building and serializing it
  * again (the serialization alone was about 30 KB of garbage per cached answer).
  */
 const keptBodies = new WeakMap<FormattedMessage, { plain?: OutgoingMessage; ephemeral?: OutgoingMessage }>();
-/** The JSON text of frozen bodies, made once each; the responses carrying them, as bytes. */
-const encodedBodies = new WeakMap<object, string>();
+/** The responses carrying frozen bodies, as bytes, by body and response type. */
 const encodedResponses = new WeakMap<object, Map<number, Buffer>>();
 
 /**
@@ -35,22 +34,9 @@ export function toOutgoing(
 }
 
 /**
- * The JSON text of a message body: made once for a frozen body (one {@link toOutgoing} made of a
- * kept message: nothing in it can change), else each time.
- */
-export function encodedBody(body: object): string {
-  if (!Object.isFrozen(body)) return JSON.stringify(body);
-  let text = encodedBodies.get(body);
-  if (text === undefined) {
-    text = JSON.stringify(body);
-    encodedBodies.set(body, text);
-  }
-  return text;
-}
-
-/**
- * An interaction response as JSON: text, or for a kept message's body its UTF-8 bytes, made once
- * per kind of response: sent as they are, with no copy, no re-encoding and no garbage.
+ * An interaction response as JSON: text, or for a kept message's body (frozen: nothing in it can
+ * change) its UTF-8 bytes, made once per kind of response and sent as they are, with no copy, no
+ * re-encoding and no garbage.
  */
 export function encodedResponse(response: APIInteractionResponse): string | Buffer {
   const data = (response as { data?: unknown }).data;
@@ -59,7 +45,7 @@ export function encodedResponse(response: APIInteractionResponse): string | Buff
   if (!byType) encodedResponses.set(data, (byType = new Map()));
   let bytes = byType.get(response.type);
   if (!bytes) {
-    bytes = Buffer.from(`{"type":${response.type},"data":${encodedBody(data)}}`);
+    bytes = Buffer.from(JSON.stringify(response));
     byType.set(response.type, bytes);
   }
   return bytes;
