@@ -27,7 +27,7 @@ import { loadSections } from "./load/index.js";
 import { buildForBench } from "./load/processes.js";
 
 const quick = process.argv.includes("--quick");
-console.log(buildForBench());
+console.log(buildForBench().line);
 
 if (process.argv.includes("--goals")) {
   const at = process.argv.indexOf("--runs");

@@ -5,7 +5,7 @@
  * connected, stores answering) and resident memory then, three runs each, side by side.
  * Alone: `npx tsx bench/startup.ts`.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startDiscordStandIn } from "../src/sandbox/discord/index.js";
 import { DEMO_TOKEN, startGitHubStandIn } from "../src/sandbox/github/index.js";
-import { freePort, rssMb } from "./load/processes.js";
+import { buildForBench, freePort, rssMb } from "./load/processes.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -64,7 +64,8 @@ function spread(values: number[], digits = 0): string {
 }
 
 export async function benchStartup(runs = 3): Promise<string[]> {
-  execFileSync("npm", ["run", "build", "--silent"], { cwd: ROOT, stdio: "inherit" });
+  const build = buildForBench();
+  if (!build.built) throw new Error(build.line);
   const [discord, github] = await Promise.all([
     startDiscordStandIn({ identifyWindowMs: 0 }),
     startGitHubStandIn(),
