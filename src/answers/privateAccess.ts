@@ -112,7 +112,7 @@ export interface PrivateAccess {
 }
 
 /** How long a "not noted missing" read of the store is trusted in process (see `notMissing`). */
-export const NOT_MISSING_FOR_MS = 5_000;
+const NOT_MISSING_FOR_MS = 5_000;
 
 function accessArgs(repo: RepoRef): { owner: string; name: string } {
   // As the Scout's keys: GitHub's names are case-insensitive.

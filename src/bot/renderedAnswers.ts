@@ -79,7 +79,7 @@ export function createRenderedAnswers(
         reused += 1;
         return kept;
       }
-      // Frozen whole: shared by every repeat, and its body and JSON text made once (messagePayload.ts).
+      // Frozen whole: shared by every repeat, its body and reply bytes made once (messagePayload.ts).
       const message = deepFreeze(render());
       rendered += 1;
       messages.set(key, message);

@@ -125,17 +125,14 @@ export function parseRepoArgument(raw: string, webHosts: readonly string[]): Rep
   return result;
 }
 
-const webHostsByUrl = new Map<string, readonly string[]>();
+/** The last answer of {@link webHostsOf}: every command's parse asks it of the one configured URL. */
+let lastWebHosts: { webUrl: string; hosts: readonly string[] } | undefined;
 
 /** The hosts whose URLs the `repo` option accepts: github.com and the configured web host. */
 export function webHostsOf(webUrl: string): string[] {
-  // Every command's parse asks, always with the one configured URL: parsed once.
-  let hosts = webHostsByUrl.get(webUrl);
-  if (!hosts) {
+  if (lastWebHosts?.webUrl !== webUrl) {
     const host = new URL(webUrl).host.toLowerCase();
-    hosts = host === "github.com" ? ["github.com"] : [host, "github.com"];
-    if (webHostsByUrl.size >= 16) webHostsByUrl.clear();
-    webHostsByUrl.set(webUrl, hosts);
+    lastWebHosts = { webUrl, hosts: host === "github.com" ? ["github.com"] : [host, "github.com"] };
   }
-  return [...hosts];
+  return [...lastWebHosts.hosts];
 }

@@ -17,8 +17,7 @@ export async function encodeFirstResponse(
   if (files.length === 0) return { contentType: "application/json", body: encodedResponse(response) };
   // Discord's multipart form: `payload_json`, then `files[n]` for `attachments[n]`.
   const form = new FormData();
-  const json = encodedResponse(response);
-  form.append("payload_json", typeof json === "string" ? json : json.toString("utf8"));
+  form.append("payload_json", JSON.stringify(response));
   files.forEach((file, index) => {
     const data = typeof file.data === "string" ? file.data : new Uint8Array(file.data as Uint8Array);
     form.append(`files[${index}]`, new Blob([data], { type: file.contentType ?? "" }), file.name);
