@@ -9,60 +9,21 @@
  */
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
-import {
-  ApplicationCommandOptionType,
-  ApplicationCommandType,
-  ChannelType,
-  InteractionContextType,
-  InteractionType,
-  type APIInteraction,
-  type APIMessage,
-} from "discord-api-types/v10";
+import type { APIInteraction, APIMessage } from "discord-api-types/v10";
 import type { CommandAnswer, CommandModule } from "../src/bot/commandModule.js";
 import { createInteractionCore } from "../src/bot/core/interactionCore.js";
 import type { Responder } from "../src/bot/core/responder.js";
 import type { Services } from "../src/bot/services.js";
 import { silentLogger } from "../src/logger.js";
+import { slashPayload } from "../test/bot/core/recordingResponder.js";
 
 const FLOOD = 2_000;
 const WORK_MS = 200;
-const GUILD = "81384788765712384";
-const DISCORD_EPOCH = 1_420_070_400_000;
 let sequence = 0;
 
 function payload(userId: string): APIInteraction {
   sequence += 1;
-  return {
-    id: String((BigInt(Date.now() - DISCORD_EPOCH) << 22n) | BigInt(sequence % 4_096)),
-    application_id: "1",
-    token: "interaction-token",
-    type: InteractionType.ApplicationCommand,
-    version: 1,
-    guild_id: GUILD,
-    channel: { id: "81384788765712385", type: ChannelType.GuildText },
-    channel_id: "81384788765712385",
-    member: {
-      user: { id: userId, username: "member", discriminator: "0", global_name: null, avatar: null },
-      permissions: "0",
-      roles: [],
-      joined_at: "2020-01-01T00:00:00.000Z",
-      deaf: false,
-      mute: false,
-      flags: 0,
-    },
-    app_permissions: "0",
-    locale: "en-US",
-    context: InteractionContextType.Guild,
-    entitlements: [],
-    authorizing_integration_owners: {},
-    attachment_size_limit: 10_000_000,
-    data: {
-      id: "3",
-      name: "echo",
-      type: ApplicationCommandType.ChatInput,
-      options: [{ type: ApplicationCommandOptionType.String, name: "text", value: "hi" }],
-    },
-  } as unknown as APIInteraction;
+  return slashPayload("echo", { userId, sequence });
 }
 
 const command: CommandModule = {

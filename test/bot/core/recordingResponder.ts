@@ -87,10 +87,16 @@ export function echoCommand(
 const GUILD = "81384788765712384";
 const CHANNEL = "81384788765712385";
 
-/** A slash command payload in a server's text channel, sent now. */
-export function slashPayload(name = "echo"): APIInteraction {
+/**
+ * A slash command payload in a server's text channel, sent now: by member 2, or `userId`; its id's
+ * low bits are `sequence` (ids of the same millisecond differ by it).
+ */
+export function slashPayload(
+  name = "echo",
+  options: { userId?: string; sequence?: number } = {},
+): APIInteraction {
   return {
-    id: String((BigInt(Date.now() - 1_420_070_400_000) << 22n) | 1n),
+    id: String((BigInt(Date.now() - 1_420_070_400_000) << 22n) | BigInt((options.sequence ?? 1) % 4_096)),
     application_id: "1",
     token: "interaction-token",
     type: InteractionType.ApplicationCommand,
@@ -99,7 +105,13 @@ export function slashPayload(name = "echo"): APIInteraction {
     channel: { id: CHANNEL, type: ChannelType.GuildText },
     channel_id: CHANNEL,
     member: {
-      user: { id: "2", username: "member", discriminator: "0", global_name: null, avatar: null },
+      user: {
+        id: options.userId ?? "2",
+        username: "member",
+        discriminator: "0",
+        global_name: null,
+        avatar: null,
+      },
       permissions: "0",
       roles: [],
       joined_at: "2020-01-01T00:00:00.000Z",
