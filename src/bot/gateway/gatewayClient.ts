@@ -61,6 +61,29 @@ export const GATEWAY_CACHE_LIMITS = {
   VoiceStateManager: 0,
 } as const;
 
+/**
+ * Turns off discord.js's own handling of INTERACTION_CREATE on `client`. After the raw event above,
+ * discord.js builds an Interaction of the payload (its User, GuildMember, channel and options
+ * resolver; a Message for a message command) only to emit `Events.InteractionCreate`, which nothing
+ * here listens to. That work ran on every interaction's path: the core's handler returns at its
+ * first await, discord.js builds the structure, and only then does the answer go on. It was also
+ * garbage in every burst. The action is discord.js's internal `client.actions.InteractionCreate`;
+ * if a later discord.js has none, this says so once and changes nothing (the answers are the same,
+ * only slower).
+ */
+function buildNoInteractionStructures(client: Client, logger: Logger): void {
+  const actions = (client as unknown as { actions?: Record<string, { handle?: unknown } | undefined> })
+    .actions;
+  const action = actions?.["InteractionCreate"];
+  if (typeof action?.handle !== "function") {
+    logger.warn(
+      "discord.js has no InteractionCreate action to turn off: it builds interaction objects nobody reads",
+    );
+    return;
+  }
+  action.handle = () => ({});
+}
+
 /** Where the message events go when the client asks for them (automatic previews, SPEC section 7). */
 export interface MessageEvents {
   created(message: GatewayMessageCreateDispatchData): void;
@@ -151,6 +174,7 @@ export function createGatewayClient(options: {
   client.ws.on(GatewayDispatchEvents.InteractionCreate, (interaction: APIInteraction, shardId: number) =>
     options.onInteraction(interaction, shardId),
   );
+  buildNoInteractionStructures(client, logger);
   if (messages) {
     client.ws.on(GatewayDispatchEvents.MessageCreate, (message: GatewayMessageCreateDispatchData) =>
       messages.created(message),
