@@ -8,7 +8,6 @@ import {
   type Snowflake,
 } from "discord-api-types/v10";
 import type { RawFile, REST } from "discord.js";
-import { postCallback, SEND_AGAIN } from "./callbackRoute.js";
 import { encodedResponse } from "./messagePayload.js";
 
 /** A message body for Discord's REST routes, with its uploads (`attachments[n]` names `files[n]`). */
@@ -69,23 +68,18 @@ export function restResponder(rest: DiscordRest, interaction: InteractionIds): R
   const webhook = rest.interactions;
   return {
     async respond(response, files, options = {}) {
-      const route = Routes.interactionCallback(id, token);
-      const query = options.wantMessage ? new URLSearchParams({ with_response: "true" }) : undefined;
-      // Without uploads, the JSON as is (a kept answer's is made once, ./messagePayload.ts), sent
-      // straight to the route; REST sends what that could not settle (./callbackRoute.ts).
-      const body = files.length > 0 ? undefined : encodedResponse(response);
-      const sent = body === undefined ? SEND_AGAIN : await postCallback(webhook, route, body, query);
-      const result = (
-        sent !== SEND_AGAIN
-          ? sent
-          : await webhook.post(route, {
-              auth: false,
-              ...(body === undefined
-                ? { body: response, files: [...files] }
-                : { body, passThroughBody: true, headers: { "Content-Type": "application/json" } }),
-              ...(query ? { query } : {}),
-            })
-      ) as RESTPostAPIInteractionCallbackWithResponseResult | null | undefined;
+      const result = (await webhook.post(Routes.interactionCallback(id, token), {
+        auth: false,
+        // Without uploads, the JSON as is: a kept answer's is made once (./messagePayload.ts).
+        ...(files.length > 0
+          ? { body: response, files: [...files] }
+          : {
+              body: encodedResponse(response),
+              passThroughBody: true,
+              headers: { "Content-Type": "application/json" },
+            }),
+        ...(options.wantMessage ? { query: new URLSearchParams({ with_response: "true" }) } : {}),
+      })) as RESTPostAPIInteractionCallbackWithResponseResult | undefined;
       return result?.resource?.message ?? null;
     },
     async editOriginal(message) {
