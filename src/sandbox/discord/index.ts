@@ -299,6 +299,9 @@ export interface DiscordStandIn {
  * over HTTP to endpoints it signs for, over a world of servers (the main one, one the bot is not
  * in, thousands generated on demand) and private channels. See README.md in this folder.
  */
+/** Connections the REST and gateway socket queues before they are accepted (see where it listens). */
+export const LISTEN_BACKLOG = 65_535;
+
 export async function startDiscordStandIn(options: DiscordStandInOptions = {}): Promise<DiscordStandIn> {
   const botToken =
     options.botToken ??
@@ -372,7 +375,10 @@ export async function startDiscordStandIn(options: DiscordStandInOptions = {}): 
   const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => {
+    // Discord's edge takes a burst of new connections at once; Node's default backlog (511) made
+    // a bot that opens more (its REST pool under a burst) wait for TCP's SYN retransmissions, 1 s
+    // then 3 s, which Discord never makes it do. The kernel caps it at net.core.somaxconn.
+    server.listen({ port: options.port ?? 0, host, backlog: LISTEN_BACKLOG }, () => {
       server.off("error", reject);
       resolve();
     });
