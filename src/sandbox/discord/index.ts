@@ -293,15 +293,15 @@ export interface DiscordStandIn {
   close(): Promise<void>;
 }
 
+/** Connections the REST and gateway socket queues before they are accepted (see where it listens). */
+const LISTEN_BACKLOG = 65_535;
+
 /**
  * Starts a local Discord that the real discord.js client can use: REST under `/api/v10`
  * (interactions, webhooks, channels, threads, commands), a sharded gateway, and interactions
  * over HTTP to endpoints it signs for, over a world of servers (the main one, one the bot is not
  * in, thousands generated on demand) and private channels. See README.md in this folder.
  */
-/** Connections the REST and gateway socket queues before they are accepted (see where it listens). */
-export const LISTEN_BACKLOG = 65_535;
-
 export async function startDiscordStandIn(options: DiscordStandInOptions = {}): Promise<DiscordStandIn> {
   const botToken =
     options.botToken ??
