@@ -1,8 +1,8 @@
 /**
  * Per kind of question: the CPU RepoScout's process spends per interaction (each kind alone at a
  * steady rate), and the cached answer's time from interaction to reply, beside the bare discord.js
- * bot sending the very same message (same local Discord, its own process), over the gateway and
- * over HTTP. Alone: `npx tsx bench/load/perKind.ts [--quick]`.
+ * bot sending the very same message (its own process and local Discord, asked in alternation with
+ * RepoScout), over the gateway and over HTTP. Alone: `npx tsx bench/load/perKind.ts [--quick]`.
  */
 import type { InteractionRequest } from "../../src/sandbox/discord/index.js";
 import { DEMO_PATHS } from "../../src/sandbox/github/index.js";
@@ -74,10 +74,24 @@ interface CachedRoundTrips {
   message: unknown;
 }
 
+/** One interaction, and the time until its answer (the bot's latency, not its throughput). */
+async function roundTrip(stand: LoadStandIns, request: InteractionRequest, n: number): Promise<number> {
+  const make = placed(stand, GUILDS, () => request);
+  const started = performance.now();
+  const handle = await stand.discord.interact(make(n));
+  await handle.waitForAnswer({ timeoutMs: 20_000 });
+  return performance.now() - started;
+}
+
 /**
- * Cached /blame, one at a time, to RepoScout over `transport`, then to the bare bot (the bare HTTP
- * endpoint, no signature check) sending RepoScout's very message, one local Discord for both.
- * `withRepoScout` and `withBare` run with each bot once its round trips are done (the CPU figures).
+ * Cached /blame, one at a time, to RepoScout over `transport` and to the bare bot (the bare HTTP
+ * endpoint, no signature check) sending RepoScout's very message, in alternation: RepoScout, then
+ * the bare bot, then the bare bot first, and so on. Each bot has a local Discord of its own (one
+ * application each, the same GitHub), and both processes run through the whole measure, so what
+ * the machine does meanwhile falls on both alike: measured one after the other, 220 interactions
+ * apart, the same ratio moved from 0.98× to 1.64× between runs minutes apart. Only one bot works at
+ * any moment. `withRepoScout` and `withBare` run with each bot once the round trips are done (the
+ * CPU figures), each while the other bot is idle or stopped.
  */
 async function cachedRoundTrips(
   transport: Transport,
@@ -90,35 +104,50 @@ async function cachedRoundTrips(
 ): Promise<CachedRoundTrips> {
   const http = transport === "http";
   const cached = KINDS["blame (cached)"];
-  const stand = await startLoadStandIns({ guilds: GUILDS });
-  let bot = await startRepoScout(stand.at, {
-    http,
-    cpus: options.cpus,
-    env: { DEFAULT_TOKEN_SHARE: "1" },
-    ...(http ? {} : { ready: () => stand.discord.waitForGatewaySession({ timeoutMs: 60_000 }) }),
-  });
+  const ourStand = await startLoadStandIns({ guilds: GUILDS });
+  let bareStand: LoadStandIns | null = null;
+  let ours: BotProcess | null = null;
+  let bare: BotProcess | null = null;
   try {
-    if (http) await stand.discord.setInteractionsEndpoint(bot.url!, { verify: true });
-    await roundTrips(stand, cached, 20);
-    const ours = await roundTrips(stand, cached, options.count);
-    await options.withRepoScout?.(stand, bot);
+    ours = await startRepoScout(ourStand.at, {
+      http,
+      cpus: options.cpus,
+      env: { DEFAULT_TOKEN_SHARE: "1" },
+      ...(http ? {} : { ready: () => ourStand.discord.waitForGatewaySession({ timeoutMs: 60_000 }) }),
+    });
+    if (http) await ourStand.discord.setInteractionsEndpoint(ours.url!, { verify: true });
     // The very message RepoScout answers a cached /blame with (its first response, type 4): the
     // bare bot sends the same (issue 23), so the ratio is the bot's overhead, not the message's size.
     const record = await (
-      await stand.discord.interact(placed(stand, GUILDS, () => cached)(0))
+      await ourStand.discord.interact(placed(ourStand, GUILDS, () => cached)(0))
     ).waitForAnswer({ timeoutMs: 20_000 });
     const first = record.callbacks[0];
     const message = first?.type === 4 ? first.data : undefined;
-    await bot.stop();
-    bot = await startBareBot(stand.at, { http, message, cpus: options.cpus });
-    if (http) await stand.discord.setInteractionsEndpoint(bot.url!, { verify: false });
-    await roundTrips(stand, cached, 20);
-    const bare = await roundTrips(stand, cached, options.count);
-    await options.withBare?.(stand, bot);
-    return { ours, bare, message };
+    bareStand = await startLoadStandIns({ guilds: GUILDS, github: ourStand.github });
+    bare = await startBareBot(bareStand.at, { http, message, cpus: options.cpus });
+    if (http) await bareStand.discord.setInteractionsEndpoint(bare.url!, { verify: false });
+    const oursTimes: number[] = [];
+    const bareTimes: number[] = [];
+    // 20 of each first, not counted: sockets open, the first answers' compilation.
+    for (let n = 0; n < 20 + options.count; n++) {
+      const pair =
+        n % 2 === 0
+          ? [await roundTrip(ourStand, cached, n), await roundTrip(bareStand, cached, n)]
+          : [await roundTrip(bareStand, cached, n), await roundTrip(ourStand, cached, n)].reverse();
+      if (n < 20) continue;
+      oursTimes.push(pair[0]!);
+      bareTimes.push(pair[1]!);
+    }
+    await options.withRepoScout?.(ourStand, ours);
+    await ours.stop();
+    ours = null;
+    await options.withBare?.(bareStand, bare);
+    return { ours: oursTimes, bare: bareTimes, message };
   } finally {
-    await bot.stop();
-    await stand.close();
+    await ours?.stop();
+    await bare?.stop();
+    await bareStand?.close();
+    await ourStand.close();
   }
 }
 
