@@ -1,9 +1,11 @@
 /**
  * HTTP CPU per interaction (issue 23 item 4): cached /blame at a steady rate to RepoScout in HTTP
  * mode (signature checked) and to the bare HTTP endpoint (no check) sending the very same message,
- * each in its own process; the
- * CPU of the bot's process per interaction from /proc. `--profile <dir>`: RepoScout writes a V8 CPU
- * profile there when it stops. Alone: `npx tsx bench/load/httpCpu.ts [--quick] [--profile dir]`.
+ * each in its own process with a local Discord of its own; the CPU of the bot's process per
+ * interaction from /proc. Both run through the whole measure and take turns, in slices of 2 s
+ * (RepoScout, bare, bare, RepoScout, ...), so that what the machine does meanwhile falls on both
+ * alike rather than on whichever ran second. `--profile <dir>`: RepoScout writes a V8 CPU profile
+ * there when it stops. Alone: `npx tsx bench/load/httpCpu.ts [--quick] [--profile dir]`.
  */
 import type { Measured } from "../figures.js";
 import { KINDS, placed } from "./mix.js";
@@ -13,58 +15,66 @@ import { runAtRate } from "./rates.js";
 import { startLoadStandIns, type LoadStandIns } from "./standIns.js";
 
 const GUILDS = 20;
+const SLICE_SECONDS = 2;
 
-async function cpuPerInteraction(
-  stand: LoadStandIns,
-  bot: BotProcess,
-  rate: number,
-  seconds: number,
-): Promise<number> {
+/** A few answers one at a time, then 2 s at the rate: sockets open, the path compiled. */
+async function warm(stand: LoadStandIns, bot: BotProcess, rate: number): Promise<void> {
   const make = placed(stand, GUILDS, () => KINDS["blame (cached)"]);
   for (let n = 0; n < 5; n++)
     await (await stand.discord.interact(make(n))).waitForAnswer({ timeoutMs: 20_000 });
   await runAtRate(stand, bot, make, { rate, seconds: 2 });
-  return (await runAtRate(stand, bot, make, { rate, seconds })).cpuMsPerInteraction;
 }
 
-/** CPU per cached interaction over HTTP: RepoScout beside the bare endpoint, one stand-in world. */
+/** CPU per cached interaction over HTTP: RepoScout beside the bare endpoint, in turns. */
 export async function measureHttpCpu(quick = false, profileDir?: string): Promise<Measured> {
   const rate = 200;
   const seconds = quick ? 4 : 8;
   const placement = placeBots();
   const cpus = placement.bots[0]!;
-  const stand = await startLoadStandIns({ guilds: GUILDS });
+  const ourStand = await startLoadStandIns({ guilds: GUILDS });
+  let bareStand: LoadStandIns | null = null;
+  let ours: BotProcess | null = null;
+  let bare: BotProcess | null = null;
   try {
-    const ours = await startRepoScout(stand.at, {
+    ours = await startRepoScout(ourStand.at, {
       http: true,
       cpus,
       env: { DEFAULT_TOKEN_SHARE: "1" },
       ...(profileDir ? { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] } : {}),
     });
-    let oursMs: number;
-    let message: unknown;
-    try {
-      await stand.discord.setInteractionsEndpoint(ours.url!, { verify: true });
-      oursMs = await cpuPerInteraction(stand, ours, rate, seconds);
-      // The very message RepoScout answers a cached /blame with: the bare endpoint sends it too.
-      const make = placed(stand, GUILDS, () => KINDS["blame (cached)"]);
-      const record = await (await stand.discord.interact(make(0))).waitForAnswer({ timeoutMs: 20_000 });
-      message = record.callbacks[0]?.data;
-    } finally {
-      await ours.stop();
+    await ourStand.discord.setInteractionsEndpoint(ours.url!, { verify: true });
+    await warm(ourStand, ours, rate);
+    // The very message RepoScout answers a cached /blame with: the bare endpoint sends it too.
+    const make = placed(ourStand, GUILDS, () => KINDS["blame (cached)"]);
+    const record = await (await ourStand.discord.interact(make(0))).waitForAnswer({ timeoutMs: 20_000 });
+    const message = record.callbacks[0]?.data;
+    bareStand = await startLoadStandIns({ guilds: GUILDS, github: ourStand.github });
+    bare = await startBareBot(bareStand.at, { http: true, message, cpus });
+    await bareStand.discord.setInteractionsEndpoint(bare.url!, { verify: false });
+    await warm(bareStand, bare, rate);
+    const turns = [
+      { stand: ourStand, bot: ours, ms: [] as number[] },
+      { stand: bareStand, bot: bare, ms: [] as number[] },
+    ];
+    const slices = Math.max(2, Math.round(seconds / SLICE_SECONDS));
+    for (let slice = 0; slice < 2 * slices; slice++) {
+      // R B B R R B B R: each bot as often first as second.
+      const turn = turns[[0, 1, 1, 0][slice % 4]!]!;
+      const result = await runAtRate(
+        turn.stand,
+        turn.bot,
+        placed(turn.stand, GUILDS, () => KINDS["blame (cached)"]),
+        { rate, seconds: SLICE_SECONDS },
+      );
+      turn.ms.push(result.cpuMsPerInteraction);
     }
-    const bare = await startBareBot(stand.at, { http: true, message, cpus });
-    let bareMs: number;
-    try {
-      await stand.discord.setInteractionsEndpoint(bare.url!, { verify: false });
-      bareMs = await cpuPerInteraction(stand, bare, rate, seconds);
-    } finally {
-      await bare.stop();
-    }
+    const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
+    const oursMs = mean(turns[0]!.ms);
+    const bareMs = mean(turns[1]!.ms);
     return {
       lines: [
         placement.line,
-        `cached /blame over HTTP at ${rate}/s for ${seconds} s, CPU of the bot's process per interaction: RepoScout ${oursMs.toFixed(3)} ms (signature checked)  same-message bare HTTP endpoint ${bareMs.toFixed(3)} ms  ratio ${(oursMs / bareMs).toFixed(2)}×  (before issue 23: 0.44–0.49 ms against 0.09–0.10; goal ≤ 0.2 ms)`,
+        `cached /blame over HTTP at ${rate}/s, ${slices} slices of ${SLICE_SECONDS} s for each bot, in turns, CPU of the bot's process per interaction: RepoScout ${oursMs.toFixed(3)} ms (signature checked)  same-message bare HTTP endpoint ${bareMs.toFixed(3)} ms  ratio ${(oursMs / bareMs).toFixed(2)}×  (before issue 23: 0.44–0.49 ms against 0.09–0.10; goal ≤ 0.2 ms)`,
       ],
       figures: [
         {
@@ -76,7 +86,10 @@ export async function measureHttpCpu(quick = false, profileDir?: string): Promis
       ],
     };
   } finally {
-    await stand.close();
+    await ours?.stop();
+    await bare?.stop();
+    await bareStand?.close();
+    await ourStand.close();
     placement.release();
   }
 }
