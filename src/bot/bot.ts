@@ -16,7 +16,7 @@ import { createBotHttpServer, type BotHttpServer } from "./http/httpServer.js";
 import { createLinkPreviews, type LinkPreviews } from "./linkPreviews.js";
 import { createInteractionsEndpoint } from "./http/interactionsEndpoint.js";
 import { createMemoryReplayGuard, type ReplayGuard } from "./http/replayGuard.js";
-import { createSignatureVerifier } from "./http/signature.js";
+import { createSignatureVerifier, signatureBackend } from "./http/signature.js";
 import type { Services } from "./services.js";
 import { warmUp, WARM_UP_ROUNDS } from "./warmUp.js";
 
@@ -244,7 +244,7 @@ export function createBot(options: BotOptions): Bot {
       if (server) {
         const port = await server.listen(options.httpPort ?? 0, options.httpHost);
         serving = true;
-        logger.info({ port, transport }, "interactions endpoint listening");
+        logger.info({ port, transport, signatures: signatureBackend() }, "interactions endpoint listening");
       }
       if (client) {
         let closedForGood: { code: number; meaning: string } | undefined;
