@@ -73,9 +73,14 @@ export function createSignatureVerifier(
     const verifyDetached = loadLibsodium();
     if (!verifyDetached) throw new Error("libsodium (sodium-native) does not load on this machine");
     const publicKey = Buffer.from(publicKeyHex, "hex");
-    return (timestamp, body, signatureHex) =>
-      SIGNATURE_HEX.test(signatureHex) &&
-      verifyDetached(Buffer.from(signatureHex, "hex"), signedBytes(timestamp, body), publicKey);
+    return (timestamp, body, signatureHex) => {
+      if (!SIGNATURE_HEX.test(signatureHex)) return false;
+      try {
+        return verifyDetached(Buffer.from(signatureHex, "hex"), signedBytes(timestamp, body), publicKey);
+      } catch {
+        return false;
+      }
+    };
   }
   const key: KeyObject = createPublicKey({
     key: { kty: "OKP", crv: "Ed25519", x: Buffer.from(publicKeyHex, "hex").toString("base64url") },
