@@ -1,18 +1,17 @@
 /**
  * HTTP CPU per interaction (issue 23 item 4): cached /blame at a steady rate to RepoScout in HTTP
  * mode (signature checked) and to the bare HTTP endpoint (no check) sending the very same message,
- * each in its own process with a local Discord of its own; the CPU of the bot's process per
- * interaction from /proc. Both run through the whole measure and take turns, in slices of 2 s
- * (RepoScout, bare, bare, RepoScout, ...), so that what the machine does meanwhile falls on both
- * alike rather than on whichever ran second. `--profile <dir>`: RepoScout writes a V8 CPU profile
+ * side by side (./sideBySide.ts); the CPU of the bot's process per interaction from /proc. They take
+ * turns, in slices of 2 s (RepoScout, bare, bare, RepoScout, ...). `--profile <dir>`: RepoScout writes a V8 CPU profile
  * there when it stops. Alone: `npx tsx bench/load/httpCpu.ts [--quick] [--profile dir]`.
  */
 import type { Measured } from "../figures.js";
 import { KINDS, placed } from "./mix.js";
 import { placeBots } from "./pinning.js";
-import { startBareBot, startRepoScout, type BotProcess } from "./processes.js";
+import type { BotProcess } from "./processes.js";
 import { runAtRate } from "./rates.js";
-import { startLoadStandIns, type LoadStandIns } from "./standIns.js";
+import { startSideBySide } from "./sideBySide.js";
+import type { LoadStandIns } from "./standIns.js";
 
 const GUILDS = 20;
 const SLICE_SECONDS = 2;
@@ -31,30 +30,18 @@ export async function measureHttpCpu(quick = false, profileDir?: string): Promis
   const seconds = quick ? 4 : 8;
   const placement = placeBots();
   const cpus = placement.bots[0]!;
-  const ourStand = await startLoadStandIns({ guilds: GUILDS });
-  let bareStand: LoadStandIns | null = null;
-  let ours: BotProcess | null = null;
-  let bare: BotProcess | null = null;
+  const pair = await startSideBySide({
+    transport: "http",
+    guilds: GUILDS,
+    cpus,
+    ...(profileDir ? { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] } : {}),
+  });
   try {
-    ours = await startRepoScout(ourStand.at, {
-      http: true,
-      cpus,
-      env: { DEFAULT_TOKEN_SHARE: "1" },
-      ...(profileDir ? { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] } : {}),
-    });
-    await ourStand.discord.setInteractionsEndpoint(ours.url!, { verify: true });
-    await warm(ourStand, ours, rate);
-    // The very message RepoScout answers a cached /blame with: the bare endpoint sends it too.
-    const make = placed(ourStand, GUILDS, () => KINDS["blame (cached)"]);
-    const record = await (await ourStand.discord.interact(make(0))).waitForAnswer({ timeoutMs: 20_000 });
-    const message = record.callbacks[0]?.data;
-    bareStand = await startLoadStandIns({ guilds: GUILDS, github: ourStand.github });
-    bare = await startBareBot(bareStand.at, { http: true, message, cpus });
-    await bareStand.discord.setInteractionsEndpoint(bare.url!, { verify: false });
-    await warm(bareStand, bare, rate);
+    await warm(pair.ours.stand, pair.ours.bot, rate);
+    await warm(pair.bare.stand, pair.bare.bot, rate);
     const turns = [
-      { stand: ourStand, bot: ours, ms: [] as number[] },
-      { stand: bareStand, bot: bare, ms: [] as number[] },
+      { ...pair.ours, ms: [] as number[] },
+      { ...pair.bare, ms: [] as number[] },
     ];
     const slices = Math.max(2, Math.round(seconds / SLICE_SECONDS));
     for (let slice = 0; slice < 2 * slices; slice++) {
@@ -86,10 +73,7 @@ export async function measureHttpCpu(quick = false, profileDir?: string): Promis
       ],
     };
   } finally {
-    await ours?.stop();
-    await bare?.stop();
-    await bareStand?.close();
-    await ourStand.close();
+    await pair.close();
     placement.release();
   }
 }

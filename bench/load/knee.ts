@@ -10,9 +10,10 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { Figure, Measured } from "../figures.js";
 import { holds, runAtRate, type RateResult, type RequestMaker } from "./rates.js";
-import { KINDS, mixed, placed } from "./mix.js";
+import { mixed, placed } from "./mix.js";
 import { placeBots } from "./pinning.js";
 import { startBareBot, startRepoScout, type BotProcess } from "./processes.js";
+import { cachedBlameMessage } from "./sideBySide.js";
 import { startLoadStandIns, type LoadStandIns } from "./standIns.js";
 
 type Transport = "gateway" | "http";
@@ -87,14 +88,6 @@ async function steps(
   return { lines, knee };
 }
 
-/** The message RepoScout answers a cached /blame with (its first response, type 4), if it does. */
-async function cachedBlameMessage(stand: LoadStandIns): Promise<unknown> {
-  const make = placed(stand, GUILDS, () => KINDS["blame (cached)"]);
-  const record = await (await stand.discord.interact(make(0))).waitForAnswer({ timeoutMs: 30_000 });
-  const first = record.callbacks[0];
-  return first?.type === 4 ? first.data : undefined;
-}
-
 /**
  * One overload run: a bot just started (cold: the run's first interaction is the first it ever
  * gets) or warmed up first (warm), then `rate` mixed interactions a second for `seconds`. A warm
@@ -113,7 +106,7 @@ async function overload(
     let message: unknown;
     if (phase === "warm") {
       await warm(stand, bot, make);
-      if (who === "RepoScout") message = await cachedBlameMessage(stand);
+      if (who === "RepoScout") message = await cachedBlameMessage(stand, GUILDS);
     }
     const result = await runAtRate(stand, bot, make, {
       rate: options.rate,

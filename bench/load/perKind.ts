@@ -4,32 +4,23 @@
  * bot sending the very same message (its own process and local Discord, asked in alternation with
  * RepoScout), over the gateway and over HTTP. Alone: `npx tsx bench/load/perKind.ts [--quick]`.
  */
-import type { InteractionRequest } from "../../src/sandbox/discord/index.js";
 import { DEMO_PATHS } from "../../src/sandbox/github/index.js";
 import type { Figure, Measured } from "../figures.js";
 import { KINDS, placed } from "./mix.js";
 import { placeBots } from "./pinning.js";
-import { cpuMs, startBareBot, startRepoScout, type BotProcess } from "./processes.js";
-import { percentile, runAtRate } from "./rates.js";
-import { startLoadStandIns, type LoadStandIns } from "./standIns.js";
+import { cpuMs, type BotProcess } from "./processes.js";
+import { percentile, runAtRate, type RequestMaker } from "./rates.js";
+import { startSideBySide } from "./sideBySide.js";
+import type { LoadStandIns } from "./standIns.js";
 
 const GUILDS = 20;
 
-/** Interaction to final answer, one at a time (the bot's latency, not its throughput). */
-async function roundTrips(
-  stand: LoadStandIns,
-  request: InteractionRequest,
-  count: number,
-): Promise<number[]> {
-  const make = placed(stand, GUILDS, () => request);
-  const times: number[] = [];
-  for (let n = 0; n < count; n++) {
-    const started = performance.now();
-    const handle = await stand.discord.interact(make(n));
-    await handle.waitForAnswer({ timeoutMs: 20_000 });
-    times.push(performance.now() - started);
-  }
-  return times;
+/** One interaction, and the time until its answer (the bot's latency, not its throughput). */
+async function roundTrip(stand: LoadStandIns, make: RequestMaker, n: number): Promise<number> {
+  const started = performance.now();
+  const handle = await stand.discord.interact(make(n));
+  await handle.waitForAnswer({ timeoutMs: 20_000 });
+  return performance.now() - started;
 }
 
 /** Blames at commits not asked before (each a first time), as long as the demo history lasts. */
@@ -74,24 +65,14 @@ interface CachedRoundTrips {
   message: unknown;
 }
 
-/** One interaction, and the time until its answer (the bot's latency, not its throughput). */
-async function roundTrip(stand: LoadStandIns, request: InteractionRequest, n: number): Promise<number> {
-  const make = placed(stand, GUILDS, () => request);
-  const started = performance.now();
-  const handle = await stand.discord.interact(make(n));
-  await handle.waitForAnswer({ timeoutMs: 20_000 });
-  return performance.now() - started;
-}
-
 /**
  * Cached /blame, one at a time, to RepoScout over `transport` and to the bare bot (the bare HTTP
  * endpoint, no signature check) sending RepoScout's very message, in alternation: RepoScout, then
- * the bare bot, then the bare bot first, and so on. Each bot has a local Discord of its own (one
- * application each, the same GitHub), and both processes run through the whole measure, so what
- * the machine does meanwhile falls on both alike: measured one after the other, 220 interactions
- * apart, the same ratio moved from 0.98× to 1.64× between runs minutes apart. Only one bot works at
- * any moment. `withRepoScout` and `withBare` run with each bot once the round trips are done (the
- * CPU figures), each while the other bot is idle or stopped.
+ * the bare bot, then the bare bot first, and so on, both up throughout (./sideBySide.ts). Measured
+ * one after the other, 220 interactions apart, the same ratio moved from 0.98× to 1.64× between
+ * runs minutes apart. Only one bot works at any moment. `withRepoScout` and `withBare` run with
+ * each bot once the round trips are done (the CPU figures), each while the other bot is idle or
+ * stopped.
  */
 async function cachedRoundTrips(
   transport: Transport,
@@ -102,52 +83,29 @@ async function cachedRoundTrips(
     withBare?: (stand: LoadStandIns, bot: BotProcess) => Promise<void>;
   },
 ): Promise<CachedRoundTrips> {
-  const http = transport === "http";
-  const cached = KINDS["blame (cached)"];
-  const ourStand = await startLoadStandIns({ guilds: GUILDS });
-  let bareStand: LoadStandIns | null = null;
-  let ours: BotProcess | null = null;
-  let bare: BotProcess | null = null;
+  const pair = await startSideBySide({ transport, guilds: GUILDS, cpus: options.cpus });
+  const { ours, bare } = pair;
+  const oursMake = placed(ours.stand, GUILDS, () => KINDS["blame (cached)"]);
+  const bareMake = placed(bare.stand, GUILDS, () => KINDS["blame (cached)"]);
   try {
-    ours = await startRepoScout(ourStand.at, {
-      http,
-      cpus: options.cpus,
-      env: { DEFAULT_TOKEN_SHARE: "1" },
-      ...(http ? {} : { ready: () => ourStand.discord.waitForGatewaySession({ timeoutMs: 60_000 }) }),
-    });
-    if (http) await ourStand.discord.setInteractionsEndpoint(ours.url!, { verify: true });
-    // The very message RepoScout answers a cached /blame with (its first response, type 4): the
-    // bare bot sends the same (issue 23), so the ratio is the bot's overhead, not the message's size.
-    const record = await (
-      await ourStand.discord.interact(placed(ourStand, GUILDS, () => cached)(0))
-    ).waitForAnswer({ timeoutMs: 20_000 });
-    const first = record.callbacks[0];
-    const message = first?.type === 4 ? first.data : undefined;
-    bareStand = await startLoadStandIns({ guilds: GUILDS, github: ourStand.github });
-    bare = await startBareBot(bareStand.at, { http, message, cpus: options.cpus });
-    if (http) await bareStand.discord.setInteractionsEndpoint(bare.url!, { verify: false });
     const oursTimes: number[] = [];
     const bareTimes: number[] = [];
     // 20 of each first, not counted: sockets open, the first answers' compilation.
     for (let n = 0; n < 20 + options.count; n++) {
-      const pair =
+      const [oursMs, bareMs] =
         n % 2 === 0
-          ? [await roundTrip(ourStand, cached, n), await roundTrip(bareStand, cached, n)]
-          : [await roundTrip(bareStand, cached, n), await roundTrip(ourStand, cached, n)].reverse();
+          ? [await roundTrip(ours.stand, oursMake, n), await roundTrip(bare.stand, bareMake, n)]
+          : [await roundTrip(bare.stand, bareMake, n), await roundTrip(ours.stand, oursMake, n)].reverse();
       if (n < 20) continue;
-      oursTimes.push(pair[0]!);
-      bareTimes.push(pair[1]!);
+      oursTimes.push(oursMs!);
+      bareTimes.push(bareMs!);
     }
-    await options.withRepoScout?.(ourStand, ours);
-    await ours.stop();
-    ours = null;
-    await options.withBare?.(bareStand, bare);
-    return { ours: oursTimes, bare: bareTimes, message };
+    await options.withRepoScout?.(ours.stand, ours.bot);
+    await pair.stopOurs();
+    await options.withBare?.(bare.stand, bare.bot);
+    return { ours: oursTimes, bare: bareTimes, message: pair.message };
   } finally {
-    await ours?.stop();
-    await bare?.stop();
-    await bareStand?.close();
-    await ourStand.close();
+    await pair.close();
   }
 }
 
@@ -200,7 +158,8 @@ export async function measurePerKind(quick = false): Promise<Measured> {
       cpus,
       withRepoScout: async (stand, bot) => {
         for (const [kind, request] of Object.entries(KINDS)) {
-          await roundTrips(stand, request, 3);
+          const make = placed(stand, GUILDS, () => request);
+          for (let n = 0; n < 3; n++) await roundTrip(stand, make, n);
           const result = await runAtRate(
             stand,
             bot,

@@ -69,27 +69,23 @@ export function createSignatureVerifier(
   options: { backend?: SignatureBackend } = {},
 ): SignatureVerifier {
   if (!/^[0-9a-f]{64}$/i.test(publicKeyHex)) throw new Error("the public key must be 64 hex digits");
+  const keyBytes = Buffer.from(publicKeyHex, "hex");
+  let check: (signature: Buffer, message: Buffer) => boolean;
   if ((options.backend ?? signatureBackend()) === "libsodium") {
     const verifyDetached = loadLibsodium();
     if (!verifyDetached) throw new Error("libsodium (sodium-native) does not load on this machine");
-    const publicKey = Buffer.from(publicKeyHex, "hex");
-    return (timestamp, body, signatureHex) => {
-      if (!SIGNATURE_HEX.test(signatureHex)) return false;
-      try {
-        return verifyDetached(Buffer.from(signatureHex, "hex"), signedBytes(timestamp, body), publicKey);
-      } catch {
-        return false;
-      }
-    };
+    check = (signature, message) => verifyDetached(signature, message, keyBytes);
+  } else {
+    const key: KeyObject = createPublicKey({
+      key: { kty: "OKP", crv: "Ed25519", x: keyBytes.toString("base64url") },
+      format: "jwk",
+    });
+    check = (signature, message) => verify(null, message, key, signature);
   }
-  const key: KeyObject = createPublicKey({
-    key: { kty: "OKP", crv: "Ed25519", x: Buffer.from(publicKeyHex, "hex").toString("base64url") },
-    format: "jwk",
-  });
   return (timestamp, body, signatureHex) => {
     if (!SIGNATURE_HEX.test(signatureHex)) return false;
     try {
-      return verify(null, signedBytes(timestamp, body), key, Buffer.from(signatureHex, "hex"));
+      return check(Buffer.from(signatureHex, "hex"), signedBytes(timestamp, body));
     } catch {
       return false;
     }
