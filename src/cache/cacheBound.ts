@@ -6,8 +6,7 @@
  * Reads must stay fast, so a read writes nothing on the spot: the keys read are remembered in
  * process memory and their recency is written in one batch (every {@link FLUSH_EVERY} reads or
  * every second, and before any eviction). Writes are rarer than reads (each follows an upstream
- * call), so the size bookkeeping of a write happens with the write, and the check of the bound
- * follows it (at most every {@link CHECK_EVERY_MS}).
+ * call), so the size bookkeeping of a write, and the check of the bound, happen with the write.
  */
 
 import { withTimeout } from "./guardedStore.js";
@@ -16,13 +15,6 @@ import { withTimeout } from "./guardedStore.js";
 export const FLUSH_EVERY = 256;
 /** Eviction goes down to this share of the bound, so that not every write past it evicts again. */
 export const EVICT_DOWN_TO = 0.9;
-/**
- * At most one check of the bound this often: each is a query of the store, and the writes of one
- * answer (its record, its ref, the public copy) come in separate turns of the event loop, so a check
- * after each burst was about three queries for every first /blame (issue 23). Past the bound by at
- * most what is written in this time, until the check.
- */
-export const CHECK_EVERY_MS = 250;
 
 /** What a backend does to keep its cache under the bound (SQLite and Redis have one each). */
 export interface CacheBookkeeping {
@@ -71,9 +63,6 @@ export function createCacheBound(
   const pendingReads = new Map<string, true>();
   let chain: Promise<unknown> = Promise.resolve();
   let trimScheduled = false;
-  /** When the last check after writes started (performance.now()), and its timer while it waits. */
-  let lastCheck = Number.NEGATIVE_INFINITY;
-  let checkTimer: ReturnType<typeof setTimeout> | null = null;
 
   /** Runs one bookkeeping step after the previous ones; never rejects. */
   function serial<T>(operation: string, step: () => Promise<T>, fallback: T): Promise<T> {
@@ -133,22 +122,13 @@ export function createCacheBound(
     written(storedKey) {
       pendingReads.delete(storedKey);
       void serial("lru-write", () => books.written(storedKey), undefined);
-      // One check of the bound after a burst of writes, queued behind all of them, and none
-      // sooner than CHECK_EVERY_MS after the last.
+      // One check of the bound after a burst of writes, queued behind all of them.
       if (trimScheduled) return;
       trimScheduled = true;
-      const check = (): void => {
+      setImmediate(() => {
         trimScheduled = false;
-        checkTimer = null;
-        lastCheck = performance.now();
         void trim();
-      };
-      const wait = lastCheck + CHECK_EVERY_MS - performance.now();
-      if (wait <= 0) setImmediate(check);
-      else {
-        checkTimer = setTimeout(check, wait);
-        checkTimer.unref();
-      }
+      });
     },
     removed(storedKey) {
       pendingReads.delete(storedKey);
@@ -158,7 +138,6 @@ export function createCacheBound(
     reconcile: () => serial("lru-reconcile", () => books.reconcile(), undefined),
     async close() {
       clearInterval(timer);
-      if (checkTimer) clearTimeout(checkTimer);
       await flush();
       await chain;
     },

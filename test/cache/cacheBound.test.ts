@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "@keyv/redis";
 import KeyvSqlite from "@keyv/sqlite";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { CHECK_EVERY_MS, createCacheBound, type CacheBookkeeping } from "../../src/cache/cacheBound.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCacheBound, type CacheBookkeeping } from "../../src/cache/cacheBound.js";
 import { openStores, type OpenStoresOptions, type Stores } from "../../src/cache/openStores.js";
 import { silentLogger } from "../../src/logger.js";
 import { describeWithRedis, redisTestUrl } from "./helpers.js";
@@ -265,51 +265,6 @@ describe("the bound's order of bookkeeping", () => {
       expect(calls).toEqual(["reads contents:c0", "evict"]);
     } finally {
       await bound.close();
-    }
-  });
-});
-
-describe("the checks of the bound after writes", () => {
-  it("checks once after a burst of writes, and then at most once every CHECK_EVERY_MS", async () => {
-    vi.useFakeTimers({
-      toFake: ["setTimeout", "clearTimeout", "setImmediate", "setInterval", "clearInterval", "performance"],
-    });
-    let checks = 0;
-    const books: CacheBookkeeping = {
-      flushReads: async () => undefined,
-      written: async () => undefined,
-      removed: async () => undefined,
-      totalBytes: async () => {
-        checks += 1;
-        return 0;
-      },
-      evict: async () => 0,
-      reconcile: async () => undefined,
-    };
-    const bound = createCacheBound(books, { maxBytes: 100, onError: () => undefined });
-    try {
-      // One answer's writes in one turn: one check, at once.
-      bound.written("blame:a");
-      bound.written("refs:a");
-      await vi.advanceTimersByTimeAsync(0);
-      expect(checks).toBe(1);
-      // More writes in the next turns (the public copy, a second answer): not a query each.
-      bound.written("blame:public-a");
-      await vi.advanceTimersByTimeAsync(10);
-      bound.written("blame:b");
-      await vi.advanceTimersByTimeAsync(CHECK_EVERY_MS - 20);
-      expect(checks).toBe(1);
-      // ...but they are checked, CHECK_EVERY_MS after the last check.
-      await vi.advanceTimersByTimeAsync(20);
-      expect(checks).toBe(2);
-      // A write long after: checked at once again.
-      await vi.advanceTimersByTimeAsync(10 * CHECK_EVERY_MS);
-      bound.written("blame:c");
-      await vi.advanceTimersByTimeAsync(0);
-      expect(checks).toBe(3);
-    } finally {
-      await bound.close();
-      vi.useRealTimers();
     }
   });
 });
