@@ -142,7 +142,10 @@ export async function createServices(
       store: stores.durable("user-tokens"),
       key: encryptionKey,
       previousKey: config.tokens.previousEncryptionKey,
+      // Alone (no Redis), this process keeps who has signed in and reads no store for the others.
+      soleWriter: !stores.coordination.shared,
       logger,
+      now: nowMs,
     }),
     // Without the client secret too: GitHub renews a device-flow token with the client id alone.
     renew: oauth ? renewerFor(oauth) : undefined,

@@ -27,6 +27,12 @@ export interface DurableStore {
   set(key: string, value: unknown, ttlMs?: number): Promise<void>;
   /** @returns whether the key existed. */
   delete(key: string): Promise<boolean>;
+  /**
+   * Every key the namespace holds (one whose time ran out may be listed until it is swept): for
+   * small namespaces, such as who has signed in, not for the cache.
+   * @throws StoreUnavailableError when the store fails or cannot list its keys.
+   */
+  keys(): Promise<string[]>;
 }
 
 /** A store did not answer, or answered with an error. The cause is the store's error. */
@@ -77,6 +83,9 @@ export async function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Pr
   if (bounded.timedOut) throw new StoreTimeoutError(timeoutMs);
   return bounded.value;
 }
+
+/** A listing of a whole namespace reads many rows: it is bounded more loosely than one operation. */
+const LISTING_TIMEOUT_MS = 30_000;
 
 /**
  * Runs one Keyv operation under the guard: refused after close, bounded in time, failures reported
@@ -139,8 +148,16 @@ export function guardCacheKeyv(keyv: Keyv<unknown>, guard: GuardOptions): CacheS
   };
 }
 
-/** Wraps a Keyv namespace as a {@link DurableStore}: failures and timeouts throw. */
-export function guardDurableKeyv(keyv: Keyv<unknown>, guard: GuardOptions): DurableStore {
+/**
+ * Wraps a Keyv namespace as a {@link DurableStore}: failures and timeouts throw. `listKeys` lists
+ * the namespace, where it can be listed (its backend's way: Keyv's own iterator lists the namespace of whichever Keyv was
+ * made last over an adapter that namespaces share, as SQLite's and the memory map are).
+ */
+export function guardDurableKeyv(
+  keyv: Keyv<unknown>,
+  guard: GuardOptions,
+  listKeys?: () => Promise<string[]>,
+): DurableStore {
   const store = prepareKeyv(keyv);
   return {
     async get(key) {
@@ -158,6 +175,14 @@ export function guardDurableKeyv(keyv: Keyv<unknown>, guard: GuardOptions): Dura
       const existed = await guarded(guard, "delete", () => store.delete(key));
       guard.track?.removed(key);
       return existed;
+    },
+    keys() {
+      const listing = { ...guard, timeoutMs: Math.max(guard.timeoutMs, LISTING_TIMEOUT_MS) };
+      return guarded(
+        listing,
+        "keys",
+        listKeys ?? (() => Promise.reject(new Error("this store cannot list its keys"))),
+      );
     },
   };
 }

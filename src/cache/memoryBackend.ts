@@ -27,6 +27,12 @@ export function memoryBackend(logger: Logger, windowMs: number, maxBytes: number
     backend: "memory",
     cacheKeyv: (namespace) => new Keyv<unknown>({ store: cacheStore, namespace, ...NATIVE_JSON }),
     durableKeyv: (namespace) => new Keyv<unknown>({ store: durableMap, namespace }),
+    async durableKeys(namespace) {
+      const prefix = `${namespace}:`;
+      return [...durableMap.keys()].flatMap((key) =>
+        key.startsWith(prefix) ? [key.slice(prefix.length)] : [],
+      );
+    },
     cacheGuard: { store: "memory", reporter },
     durableGuard: { store: "memory", reporter },
     storedKey: keyvPrefixed,

@@ -201,7 +201,9 @@ export async function openStores(options: OpenStoresOptions): Promise<Stores> {
       : cacheGuard;
   // One Keyv per namespace and kind of view, whatever the number of callers.
   const cache = memoize((namespace) => guardCacheKeyv(backend.cacheKeyv(namespace), tracked(namespace)));
-  const durable = memoize((namespace) => guardDurableKeyv(backend.durableKeyv(namespace), durableGuard));
+  const durable = memoize((namespace) =>
+    guardDurableKeyv(backend.durableKeyv(namespace), durableGuard, () => backend.durableKeys(namespace)),
+  );
   const ephemeral = memoize((namespace) =>
     guardDurableKeyv(backend.cacheKeyv(namespace), tracked(namespace)),
   );

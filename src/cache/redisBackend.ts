@@ -60,6 +60,13 @@ export async function redisBackend(
     backend: "redis",
     cacheKeyv: (namespace) => adapter(namespace, true),
     durableKeyv: (namespace) => adapter(namespace, false),
+    async durableKeys(namespace) {
+      // One adapter per namespace here, so Keyv's iterator lists this namespace (a SCAN).
+      const keyv = adapter(namespace, false);
+      const keys: string[] = [];
+      if (keyv.iterator) for await (const [key] of keyv.iterator(undefined)) keys.push(String(key));
+      return keys;
+    },
     cacheGuard: { store: "redis", reporter },
     durableGuard: { store: "redis", reporter },
     // KeyvRedis writes `<namespace>::<key>`, the namespace being `<prefix>:<namespace>`.

@@ -60,6 +60,17 @@ export async function sqliteBackend(dataDir: string, logger: Logger, windowMs: n
     backend: "sqlite",
     cacheKeyv: (namespace) => new Keyv<unknown>(cacheFile, { namespace, ...NATIVE_JSON }),
     durableKeyv: (namespace) => new Keyv<unknown>(vaultFile, { namespace }),
+    async durableKeys(namespace) {
+      const prefix = `${namespace}:`;
+      // A range of the primary key (";" follows ":"), not LIKE, whose "_" and "%" a namespace may
+      // hold; the keys alone, no value read.
+      const rows = (await vaultFile.query(
+        "SELECT key FROM keyv WHERE key >= ? AND key < ?",
+        prefix,
+        `${namespace};`,
+      )) as Array<{ key: string }>;
+      return rows.map((row) => row.key.slice(prefix.length));
+    },
     cacheGuard: {
       store: "sqlite:cache",
       reporter: createOutageReporter({ logger, store: "sqlite:cache", windowMs }),

@@ -14,6 +14,8 @@ export interface Backend {
   backend: StoreBackend;
   cacheKeyv(namespace: string): Keyv<unknown>;
   durableKeyv(namespace: string): Keyv<unknown>;
+  /** The keys of a durable namespace, without its prefix (see DurableStore.keys). */
+  durableKeys(namespace: string): Promise<string[]>;
   cacheGuard: Omit<GuardOptions, "timeoutMs" | "isClosed">;
   durableGuard: Omit<GuardOptions, "timeoutMs" | "isClosed">;
   /** The key a cache entry is stored under (Keyv adds the namespace its own way per adapter). */

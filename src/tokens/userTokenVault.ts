@@ -121,6 +121,75 @@ function checkUserId(userId: string): void {
   if (!USER_ID.test(userId)) throw new Error("invalid user id");
 }
 
+/** After a listing failed, how long before the next read tries again. */
+const LIST_AGAIN_AFTER_MS = 60_000;
+
+/** Who holds a record in the vault, as far as this process (the only one that writes it) knows. */
+interface Holders {
+  /** True when the person surely holds no record; false when they may, or the list is not read yet. */
+  without(userId: string): boolean;
+  /** Before a write: the person may hold a record from now on. */
+  add(userId: string): void;
+  /** A mark to hand to {@link Holders.gone}, taken before the store is read or deleted from. */
+  mark(): number;
+  /** The store holds no record of the person (read or deleted after `mark`), unless a write began since. */
+  gone(userId: string, mark: number): void;
+}
+
+/**
+ * Who holds a record, listed from the store once, then kept by this process's writes and deletes.
+ * Most people never sign in, and without the list each of their commands read the vault once per
+ * 30 s (a query on SQLite's thread, on the answer's path: issue 23). The list only ever errs toward
+ * "may hold one": a write is added before it lands, so a listing under way cannot miss it; a delete
+ * under way may leave a name listed, which the next read of the store takes out; a name is taken out
+ * only when no write began since the read or delete was asked (it may have landed just before the
+ * answer). Until the list is read, and while it cannot be (retried at a read a minute after a
+ * failure), the store is read.
+ */
+function holdersOf(store: DurableStore, logger: Logger, now: () => number): Holders {
+  const names = new Set<string>();
+  let writes = 0;
+  let listed = false;
+  let listing = false;
+  let failedAt = -Infinity;
+  const list = (): void => {
+    listing = true;
+    void store.keys().then(
+      (keys) => {
+        for (const key of keys) names.add(key);
+        listed = true;
+        listing = false;
+      },
+      (error: unknown) => {
+        listing = false;
+        failedAt = now();
+        logStoreFailure(
+          logger,
+          {},
+          "user vault: the sign-ins could not be listed; reading the store for each",
+          error,
+        );
+      },
+    );
+  };
+  list();
+  return {
+    without(userId) {
+      if (listed) return !names.has(userId);
+      if (!listing && now() - failedAt >= LIST_AGAIN_AFTER_MS) list();
+      return false;
+    },
+    add(userId) {
+      names.add(userId);
+      writes++;
+    },
+    mark: () => writes,
+    gone(userId, mark) {
+      if (writes === mark) names.delete(userId);
+    },
+  };
+}
+
 /**
  * Creates the vault of user sign-ins in a durable namespace (`stores.durable("user-tokens")`):
  * the same sealing as the server vault (AES-256-GCM, a fresh IV per record, the record bound to
@@ -131,12 +200,21 @@ export function createUserTokenVault(options: {
   store: DurableStore;
   key: Buffer | undefined;
   previousKey?: Buffer | undefined;
+  /**
+   * This process alone writes the vault (no Redis): it then keeps who holds a record, and a person
+   * not among them reads as not signed in without asking the store (see {@link holdersOf}).
+   */
+  soleWriter?: boolean;
   logger: Logger;
+  now?: () => number;
 }): UserTokenVault {
   const keyring = createKeyring(options.key, options.previousKey);
   const { store, logger } = options;
+  const holders = options.soleWriter ? holdersOf(store, logger, options.now ?? Date.now) : undefined;
 
   const write = async (userId: string, record: UserRecord): Promise<void> => {
+    // Before the write: a read meanwhile must not take the person for one who never signed in.
+    holders?.add(userId);
     try {
       await store.set(userId, record);
     } catch (error) {
@@ -155,6 +233,8 @@ export function createUserTokenVault(options: {
     },
     async get(userId) {
       checkUserId(userId);
+      if (holders?.without(userId)) return null;
+      const mark = holders?.mark() ?? 0;
       let raw: unknown;
       try {
         raw = await store.get(userId);
@@ -162,7 +242,10 @@ export function createUserTokenVault(options: {
         logStoreFailure(logger, { userId }, "user vault: store read failed", error);
         throw new TokenStoreUnavailableError("read", { cause: error }, "user");
       }
-      if (raw === undefined || raw === null) return null;
+      if (raw === undefined || raw === null) {
+        holders?.gone(userId, mark);
+        return null;
+      }
       const parsed = recordSchema.safeParse(raw);
       if (!parsed.success) {
         logger.error({ userId }, "user vault: malformed record, treated as absent");
@@ -202,8 +285,12 @@ export function createUserTokenVault(options: {
     },
     async delete(userId) {
       checkUserId(userId);
+      const mark = holders?.mark() ?? 0;
       try {
-        return await store.delete(userId);
+        const existed = await store.delete(userId);
+        // After the delete: a read meanwhile still finds the record, as it would without the list.
+        holders?.gone(userId, mark);
+        return existed;
       } catch (error) {
         logStoreFailure(logger, { userId }, "user vault: store delete failed", error);
         throw new TokenStoreUnavailableError("write", { cause: error }, "user");
