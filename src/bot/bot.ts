@@ -5,6 +5,7 @@ import type { Logger } from "../logger.js";
 import type { BotMetrics, MetricsSources } from "../metrics/botMetrics.js";
 import type { CommandModule } from "./commandModule.js";
 import { createInteractionCore, type InteractionCore } from "./core/interactionCore.js";
+import { createCallbackRoute } from "./core/callbackRoute.js";
 import { restResponder, type DiscordRest } from "./core/responder.js";
 import {
   createGatewayClient,
@@ -115,6 +116,7 @@ export function createBot(options: BotOptions): Bot {
     api: options.apiUrl,
     globalRequestsPerSecond: Number.POSITIVE_INFINITY,
   });
+  const callbacks = createCallbackRoute({ apiUrl: options.apiUrl, fallback: interactionsRest });
   const transport: Transport = options.publicKey ? "http" : "gateway";
   const client =
     transport === "gateway"
@@ -140,6 +142,7 @@ export function createBot(options: BotOptions): Bot {
   const rest: DiscordRest = {
     bot: client?.rest ?? new REST({ api: options.apiUrl }).setToken(options.token),
     interactions: interactionsRest,
+    callbacks,
   };
   let linkPreviews: LinkPreviews | undefined;
   /** Made on the first message: the client (and its REST) exists by then. */
@@ -299,6 +302,7 @@ export function createBot(options: BotOptions): Bot {
         );
       }
       await client?.destroy();
+      await callbacks.close();
       await server?.close();
       await metricsServer?.close();
     },

@@ -8,6 +8,7 @@ import {
   type Snowflake,
 } from "discord-api-types/v10";
 import type { RawFile, REST } from "discord.js";
+import type { CallbackRoute } from "./callbackRoute.js";
 import { encodedResponse } from "./messagePayload.js";
 
 /** A message body for Discord's REST routes, with its uploads (`attachments[n]` names `files[n]`). */
@@ -57,6 +58,8 @@ export interface DiscordRest {
    * and webhooks in the bot's 50 requests a second, so neither may wait behind it here.
    */
   interactions: REST;
+  /** The first response without uploads, sent by undici itself (./callbackRoute.ts); absent: REST. */
+  callbacks?: CallbackRoute;
 }
 
 /**
@@ -68,6 +71,15 @@ export function restResponder(rest: DiscordRest, interaction: InteractionIds): R
   const webhook = rest.interactions;
   return {
     async respond(response, files, options = {}) {
+      if (files.length === 0 && rest.callbacks) {
+        const answer = (await rest.callbacks.post(
+          id,
+          token,
+          encodedResponse(response),
+          options.wantMessage === true,
+        )) as RESTPostAPIInteractionCallbackWithResponseResult | undefined;
+        return answer?.resource?.message ?? null;
+      }
       const result = (await webhook.post(Routes.interactionCallback(id, token), {
         auth: false,
         // Without uploads, the JSON as is: a kept answer's is made once (./messagePayload.ts).

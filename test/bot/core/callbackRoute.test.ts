@@ -1,0 +1,151 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { DefaultUserAgent, DiscordAPIError, REST } from "discord.js";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createCallbackRoute, type CallbackRoute } from "../../../src/bot/core/callbackRoute.js";
+import { startSandboxWorld, type SandboxWorld } from "../../../src/sandbox/harness.js";
+import { transcriptOf } from "../../../src/sandbox/transcript.js";
+
+/*
+ * The first response sent by undici itself (issue 23): what Discord refuses reads as REST's
+ * refusal, and what REST would have retried (a 429, a 5xx, a reset connection) goes through REST.
+ */
+
+interface Seen {
+  url: string;
+  userAgent: string | undefined;
+  body: string;
+}
+
+/** A Discord API whose answers the test lists, one per request, in order. */
+async function scriptedApi(
+  answers: Array<(response: ServerResponse, request: IncomingMessage) => void>,
+): Promise<{ url: string; seen: Seen[]; server: Server }> {
+  const seen: Seen[] = [];
+  const server = createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+    request.on("end", () => {
+      seen.push({ url: request.url ?? "", userAgent: request.headers["user-agent"], body });
+      const answer = answers.shift();
+      if (!answer) throw new Error("no answer left for this request");
+      answer(response, request);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`, seen, server };
+}
+
+const json = (status: number, body: unknown) => (response: ServerResponse) => {
+  response.writeHead(status, { "Content-Type": "application/json" });
+  response.end(JSON.stringify(body));
+};
+const noContent = (response: ServerResponse) => {
+  response.writeHead(204);
+  response.end();
+};
+
+describe("the callback route", () => {
+  let route: CallbackRoute | undefined;
+  let server: Server | undefined;
+  const open = async (answers: Parameters<typeof scriptedApi>[0]) => {
+    const api = await scriptedApi(answers);
+    server = api.server;
+    const rest = new REST({ api: api.url, retries: 1, globalRequestsPerSecond: Number.POSITIVE_INFINITY });
+    route = createCallbackRoute({ apiUrl: api.url, fallback: rest });
+    return { route, seen: api.seen };
+  };
+  afterEach(async () => {
+    await route?.close();
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+  });
+
+  it("posts the response as it is, with REST's user agent, and gives the created message when asked", async () => {
+    const { route, seen } = await open([
+      noContent,
+      json(200, { interaction: { id: "1" }, resource: { type: 4, message: { id: "99" } } }),
+    ]);
+    const body = JSON.stringify({ type: 4, data: { content: "hello" } });
+    expect(await route.post("1", "tok", body, false)).toBeUndefined();
+    expect(await route.post("2", "tok2", Buffer.from(body), true)).toEqual({
+      interaction: { id: "1" },
+      resource: { type: 4, message: { id: "99" } },
+    });
+    expect(seen.map((request) => request.url)).toEqual([
+      "/api/v10/interactions/1/tok/callback",
+      "/api/v10/interactions/2/tok2/callback?with_response=true",
+    ]);
+    expect(seen.every((request) => request.body === body)).toBe(true);
+    expect(seen[0]!.userAgent).toMatch(
+      new RegExp(`^${DefaultUserAgent.replace(/[().]/g, "\\$&")} Node\\.js/`),
+    );
+  });
+
+  it("throws Discord's refusal as REST does, with its code", async () => {
+    const { route } = await open([
+      json(400, { code: 40060, message: "Interaction has already been acknowledged." }),
+      json(404, { code: 10062, message: "Unknown interaction" }),
+    ]);
+    const refused = await route.post("1", "tok", "{}", false).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(DiscordAPIError);
+    expect(refused).toMatchObject({ code: 40060, status: 400, method: "POST" });
+    await expect(route.post("1", "tok", "{}", false)).rejects.toMatchObject({ code: 10062, status: 404 });
+  });
+
+  it("hands a 5xx, a 429 and a reset connection to REST, which sends it again", async () => {
+    const { route, seen } = await open([
+      json(502, { message: "Bad Gateway" }),
+      noContent,
+      (response) => {
+        response.writeHead(429, { "Content-Type": "application/json", "Retry-After": "0" });
+        response.end(
+          JSON.stringify({ message: "You are being rate limited.", retry_after: 0.01, global: false }),
+        );
+      },
+      noContent,
+      (_response, request) => request.socket.destroy(),
+      noContent,
+    ]);
+    await expect(route.post("1", "tok", "{}", false)).resolves.toBeUndefined();
+    await expect(route.post("2", "tok", "{}", false)).resolves.toBeUndefined();
+    await expect(route.post("3", "tok", "{}", false)).resolves.toBeUndefined();
+    expect(seen.map((request) => request.url)).toEqual([
+      "/api/v10/interactions/1/tok/callback",
+      "/api/v10/interactions/1/tok/callback",
+      "/api/v10/interactions/2/tok/callback",
+      "/api/v10/interactions/2/tok/callback",
+      "/api/v10/interactions/3/tok/callback",
+      "/api/v10/interactions/3/tok/callback",
+    ]);
+  });
+});
+
+describe("the callback route with the local Discord", () => {
+  let world: SandboxWorld;
+  beforeAll(async () => {
+    world = await startSandboxWorld();
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it("answers through REST after Discord's 429 on the callback", async () => {
+    world.discord.injectRateLimit({
+      method: "POST",
+      route: "/interactions/:interaction_id/:interaction_token/callback",
+      retryAfterSeconds: 0.2,
+    });
+    const record = await world.run({
+      kind: "slash",
+      name: "contents",
+      options: { repo: "demo/widgets", path: "README.md" },
+    });
+    expect(transcriptOf(record).text).toContain("README.md");
+    const callbacks = world.discord.requests.filter(
+      // A refused request names no interaction: its path does.
+      (request) => request.path.startsWith(`/interactions/${record.id}/`),
+    );
+    expect(callbacks.map((request) => request.status)).toEqual([429, 204]);
+  });
+});
