@@ -22,6 +22,8 @@ import { encodeFirstResponse } from "../../src/bot/http/httpResponder.js";
 import { createMemoryReplayGuard } from "../../src/bot/http/replayGuard.js";
 import { createSignatureVerifier } from "../../src/bot/http/signature.js";
 import type { InteractionCore } from "../../src/bot/core/interactionCore.js";
+import type { CallbackRoute } from "../../src/bot/core/callbackRoute.js";
+import type { DiscordRest } from "../../src/bot/core/responder.js";
 import { InteractionSigner } from "../../src/sandbox/discord/interactionSigner.js";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -264,7 +266,11 @@ export async function benchHttpSteps(quick = false): Promise<string[]> {
   const fail = (): never => {
     throw new Error("the bench's core never calls Discord's REST");
   };
-  const rest = { bot: fail as unknown as REST, interactions: fail as unknown as REST };
+  const rest: DiscordRest = {
+    bot: fail as unknown as REST,
+    interactions: fail as unknown as REST,
+    callbacks: fail as unknown as CallbackRoute,
+  };
   const core: InteractionCore = {
     async handle(_interaction: APIInteraction, responder) {
       await responder.respond(MESSAGE, []);

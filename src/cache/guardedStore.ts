@@ -150,8 +150,8 @@ export function guardCacheKeyv(keyv: Keyv<unknown>, guard: GuardOptions): CacheS
 
 /**
  * Wraps a Keyv namespace as a {@link DurableStore}: failures and timeouts throw. `listKeys` lists
- * the namespace, where it can be listed (its backend's way: Keyv's own iterator lists the namespace of whichever Keyv was
- * made last over an adapter that namespaces share, as SQLite's and the memory map are).
+ * the namespace where it can be listed, its backend's way: Keyv's own iterator lists the namespace
+ * of whichever Keyv was made last over an adapter that namespaces share (SQLite's, the memory map).
  */
 export function guardDurableKeyv(
   keyv: Keyv<unknown>,

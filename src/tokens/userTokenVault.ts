@@ -149,20 +149,16 @@ interface Holders {
 function holdersOf(store: DurableStore, logger: Logger, now: () => number): Holders {
   const names = new Set<string>();
   let writes = 0;
-  let listed = false;
-  let listing = false;
-  let failedAt = -Infinity;
+  let state: "listing" | "listed" | { failedAt: number } = "listing";
   const list = (): void => {
-    listing = true;
+    state = "listing";
     void store.keys().then(
       (keys) => {
         for (const key of keys) names.add(key);
-        listed = true;
-        listing = false;
+        state = "listed";
       },
       (error: unknown) => {
-        listing = false;
-        failedAt = now();
+        state = { failedAt: now() };
         logStoreFailure(
           logger,
           {},
@@ -175,8 +171,8 @@ function holdersOf(store: DurableStore, logger: Logger, now: () => number): Hold
   list();
   return {
     without(userId) {
-      if (listed) return !names.has(userId);
-      if (!listing && now() - failedAt >= LIST_AGAIN_AFTER_MS) list();
+      if (state === "listed") return !names.has(userId);
+      if (state !== "listing" && now() - state.failedAt >= LIST_AGAIN_AFTER_MS) list();
       return false;
     },
     add(userId) {

@@ -58,8 +58,8 @@ export interface DiscordRest {
    * and webhooks in the bot's 50 requests a second, so neither may wait behind it here.
    */
   interactions: REST;
-  /** The first response without uploads, sent by undici itself (./callbackRoute.ts); absent: REST. */
-  callbacks?: CallbackRoute;
+  /** The first response without uploads, sent by undici itself (./callbackRoute.ts). */
+  callbacks: CallbackRoute;
 }
 
 /**
@@ -71,7 +71,9 @@ export function restResponder(rest: DiscordRest, interaction: InteractionIds): R
   const webhook = rest.interactions;
   return {
     async respond(response, files, options = {}) {
-      if (files.length === 0 && rest.callbacks) {
+      if (files.length === 0) {
+        // Without uploads, the JSON as is (a kept answer's is made once, ./messagePayload.ts),
+        // sent by undici itself; REST takes what it would retry.
         const answer = (await rest.callbacks.post(
           id,
           token,
@@ -82,14 +84,8 @@ export function restResponder(rest: DiscordRest, interaction: InteractionIds): R
       }
       const result = (await webhook.post(Routes.interactionCallback(id, token), {
         auth: false,
-        // Without uploads, the JSON as is: a kept answer's is made once (./messagePayload.ts).
-        ...(files.length > 0
-          ? { body: response, files: [...files] }
-          : {
-              body: encodedResponse(response),
-              passThroughBody: true,
-              headers: { "Content-Type": "application/json" },
-            }),
+        body: response,
+        files: [...files],
         ...(options.wantMessage ? { query: new URLSearchParams({ with_response: "true" }) } : {}),
       })) as RESTPostAPIInteractionCallbackWithResponseResult | undefined;
       return result?.resource?.message ?? null;
