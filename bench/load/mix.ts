@@ -31,7 +31,11 @@ const MIX: InteractionRequest[] = [
   KINDS.whoami,
 ];
 
-/** Spreads interactions over the stand-in's generated servers, channels and members. */
+/**
+ * Spreads interactions over the stand-in's generated servers, channels and members: server after
+ * server, and within a server member after member (every member asks in turn, as in a server whose
+ * people each ask now and then, never one person asking for the whole server).
+ */
 export function placed(
   stand: LoadStandIns,
   guilds: number,
@@ -40,11 +44,14 @@ export function placed(
   const places = Array.from({ length: guilds }, (_, index) => stand.discord.generatedGuild(index));
   return (n) => {
     const place = places[n % places.length]!;
+    // The server's own turn: interaction n is its server's turn-th. Taken from n itself, every
+    // server would hear from one member only (n and the server's index agree modulo the servers).
+    const turn = Math.floor(n / places.length);
     const base = request(n) as InteractionRequest & { channel?: string; user?: string };
     return {
       ...base,
-      channel: place.textChannelIds[n % place.textChannelIds.length]!,
-      user: place.memberIds[(n * 7) % place.memberIds.length]!,
+      channel: place.textChannelIds[turn % place.textChannelIds.length]!,
+      user: place.memberIds[(turn * 7) % place.memberIds.length]!,
     } as InteractionRequest;
   };
 }
