@@ -2,7 +2,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { DefaultUserAgent, DiscordAPIError, REST } from "discord.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createCallbackRoute, type CallbackRoute } from "../../../src/bot/core/callbackRoute.js";
+import {
+  createCallbackRoute,
+  INTERACTION_CONNECTIONS,
+  type CallbackRoute,
+} from "../../../src/bot/core/callbackRoute.js";
 import { startSandboxWorld, type SandboxWorld } from "../../../src/sandbox/harness.js";
 import { transcriptOf } from "../../../src/sandbox/transcript.js";
 
@@ -118,6 +122,46 @@ describe("the callback route", () => {
       "/api/v10/interactions/3/tok/callback",
       "/api/v10/interactions/3/tok/callback",
     ]);
+  });
+});
+
+describe("the callback route's connections", () => {
+  it("are at most INTERACTION_CONNECTIONS however many first responses wait: the rest queue for one", async () => {
+    // Discord holds every callback until as many arrived as the route may have at once; then it
+    // answers them all, and each one after at once.
+    const held: ServerResponse[] = [];
+    let holding = true;
+    let connections = 0;
+    let arrivedAll: () => void = () => undefined;
+    const arrived = new Promise<void>((resolve) => (arrivedAll = resolve));
+    const server = createServer((request, response) => {
+      request.resume();
+      request.on("end", () => {
+        if (!holding) return noContent(response);
+        held.push(response);
+        if (held.length === INTERACTION_CONNECTIONS) arrivedAll();
+      });
+    });
+    server.on("connection", () => connections++);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+    const route = createCallbackRoute({ apiUrl: url, fallback: new REST({ api: url }) });
+    try {
+      const waiting = INTERACTION_CONNECTIONS + 40;
+      const posts = Array.from({ length: waiting }, (_, n) => route.post(String(n + 1), "tok", "{}", false));
+      await arrived;
+      // Every connection carries a request; one more request would have meant one more connection.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(held).toHaveLength(INTERACTION_CONNECTIONS);
+      holding = false;
+      for (const response of held.splice(0)) noContent(response);
+      await expect(Promise.all(posts)).resolves.toHaveLength(waiting);
+      expect(connections).toBe(INTERACTION_CONNECTIONS);
+    } finally {
+      await route.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 
