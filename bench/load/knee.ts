@@ -4,9 +4,10 @@
  * RepoScout beside the bare discord.js bot; then the overload, 1,600/s for 10 seconds (the issue's
  * goal rate), from a cold start and after a warm-up apart, RepoScout beside the bare bot sending the
  * very message RepoScout answers a cached /blame with: how every interaction ended, p50 and p99,
- * time in GC and peak RSS. Alone: `npx tsx bench/load/knee.ts [--quick]`.
+ * time in GC and peak RSS; and once more from a cold start with another busy process on the bot's
+ * cpu, which halves the cpu the bot gets. Alone: `npx tsx bench/load/knee.ts [--quick]`.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { Figure, Measured } from "../figures.js";
 import { holds, runAtRate, type RateResult, type RequestMaker } from "./rates.js";
@@ -19,6 +20,8 @@ import { startLoadStandIns, type LoadStandIns } from "./standIns.js";
 type Transport = "gateway" | "http";
 type Who = "RepoScout" | "bare discord.js bot";
 type Phase = "cold" | "warm";
+/** A phase as the overload lines name it (a cold start on a cpu shared with a busy process too). */
+type PhaseLabel = Phase | "cold, shared cpu";
 
 const GUILDS = 50;
 
@@ -97,9 +100,10 @@ async function overload(
   who: Who,
   transport: Transport,
   phase: Phase,
-  options: { rate: number; seconds: number; cpus: string | null; message?: unknown },
+  options: { rate: number; seconds: number; cpus: string | null; message?: unknown; shared?: boolean },
 ): Promise<{ result: RateResult; message?: unknown }> {
   const stand = await startLoadStandIns({ guilds: GUILDS, maxInteractions: 30_000 });
+  const neighbour = options.shared && options.cpus ? busyNeighbour(options.cpus) : null;
   const bot = await startBot(stand, who, transport, options.cpus, options.message);
   const make = placed(stand, GUILDS, mixed);
   try {
@@ -116,9 +120,21 @@ async function overload(
     });
     return { result, message };
   } finally {
+    neighbour?.kill("SIGKILL");
     await bot.stop();
     await stand.close();
   }
+}
+
+/**
+ * Another busy process on the bot's cpu (`cpus`), from before the bot starts to the end of the run:
+ * the machine a bot shares with others, which halves the cpu the bot gets. Where 1,600/s is then past
+ * what the bot answers, what is measured is how it degrades: late answers, or slower ones.
+ */
+function busyNeighbour(cpus: string): ChildProcess {
+  const child = spawn("taskset", ["-c", cpus, process.execPath, "-e", "for (;;);"], { stdio: "ignore" });
+  child.on("error", (error) => console.error(`the busy neighbour did not start: ${error.message}`));
+  return child;
 }
 
 const OVERLOAD_CHILD = "--overload-child";
@@ -147,7 +163,7 @@ async function overloadApart(
 
 const ratio = (ours: number, theirs: number): string => `${(ours / theirs).toFixed(2)}×`;
 
-function overloadLine(phase: Phase, who: Who, result: RateResult, bare?: RateResult): string {
+function overloadLine(phase: PhaseLabel, who: Who, result: RateResult, bare?: RateResult): string {
   const { answered, busy, error, unanswered } = result.outcomes;
   const beside = bare
     ? `  GC ${ratio(result.gcMs, bare.gcMs)} and peak RSS ${ratio(result.peakRssMb, bare.peakRssMb)} the bare bot's`
@@ -182,7 +198,7 @@ async function overloads(quick: boolean, cpus: string | null): Promise<Measured>
   const figures: Figure[] = [];
   for (const transport of ["gateway", "http"] as const) {
     lines.push(
-      `overload, ${transport}: ${rate.toLocaleString("en")}/s mixed interactions for ${seconds} s, from a cold start and after a warm-up; the bare bot sends RepoScout's cached /blame message  (goal: 0 late, p99 < 250 ms, GC ≤ 1.5× and peak RSS ≤ 1.5× the bare bot's)`,
+      `overload, ${transport}: ${rate.toLocaleString("en")}/s mixed interactions for ${seconds} s, from a cold start and after a warm-up, and from a cold start on a cpu shared with a busy process; the bare bot sends RepoScout's cached /blame message  (goal: 0 late, p99 < 250 ms, GC ≤ 1.5× and peak RSS ≤ 1.5× the bare bot's)`,
     );
     const run = { rate, seconds, cpus };
     // The load driver and the stand-ins run in this process: their code is made hot first, against
@@ -205,6 +221,24 @@ async function overloads(quick: boolean, cpus: string | null): Promise<Measured>
       ...overloadFigures(`overload cold, ${transport}`, cold, bareCold),
       ...overloadFigures(`overload warm, ${transport}`, warmed, bareWarm),
     );
+    if (cpus === null) {
+      lines.push("  shared cpu: not measured (the bot has no cpu of its own to share)");
+      continue;
+    }
+    const shared = { ...run, shared: true };
+    const sharedOurs = (await overloadApart("RepoScout", transport, "cold", shared)).result;
+    const sharedBare = (await overloadApart("bare discord.js bot", transport, "cold", { ...shared, message }))
+      .result;
+    lines.push(
+      overloadLine("cold, shared cpu", "RepoScout", sharedOurs, sharedBare),
+      overloadLine("cold, shared cpu", "bare discord.js bot", sharedBare),
+    );
+    figures.push({
+      name: `overload cold on a shared cpu, ${transport}: late acknowledgements`,
+      value: sharedOurs.late,
+      baseline: { name: "same-message bare bot", value: sharedBare.late },
+      goal: "0 (another busy process on the bot's cpu: past capacity, answers slow down rather than come late)",
+    });
   }
   return { lines, figures };
 }
