@@ -17,15 +17,31 @@ import { botEnv, freePort, runScript } from "./botProcess.js";
 function run(env: Record<string, string>): {
   child: ChildProcess;
   done: Promise<{ code: number | null; output: string }>;
+  /** Resolves once the output holds `text` (rejects if the process exits first). */
+  said(text: string): Promise<void>;
 } {
   const child = runScript("src/index.ts", env);
   let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const waiting: Array<() => void> = [];
+  const take = (chunk: Buffer): void => {
+    output += chunk.toString();
+    for (const check of waiting) check();
+  };
+  child.stdout?.on("data", take);
+  child.stderr?.on("data", take);
   const done = new Promise<{ code: number | null; output: string }>((resolve) =>
     child.on("exit", (code) => resolve({ code, output })),
   );
-  return { child, done };
+  const said = (text: string): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      const check = (): void => {
+        if (output.includes(text)) resolve();
+      };
+      waiting.push(check);
+      check();
+      void done.then(({ code }) => reject(new Error(`exited ${code} before saying "${text}":\n${output}`)));
+    });
+  return { child, done, said };
 }
 
 describe("gateway closes Discord will not resume, a refused token, a wrong GitHub URL", () => {
@@ -45,9 +61,13 @@ describe("gateway closes Discord will not resume, a refused token, a wrong GitHu
   });
 
   it("a token revoked while running (close 4004): one fatal line with the code, naming DISCORD_TOKEN, and exit 1", async () => {
-    const bot = run(env);
+    // At info, the bot says when it is connected.
+    const bot = run({ ...env, LOG_LEVEL: "info" });
     try {
       await discord.waitForGatewaySession({ timeoutMs: 20_000 });
+      // Running: the start is over (Discord sent READY above, and the bot has taken it). A close
+      // before that is a failed start, which the start's own test covers.
+      await bot.said("connected to Discord");
       // What a reset in the developer portal does to every session.
       discord.closeGatewayConnections(4004);
       const { code, output } = await bot.done;
