@@ -5,7 +5,7 @@ import type { Logger } from "../logger.js";
 import type { BotMetrics, MetricsSources } from "../metrics/botMetrics.js";
 import type { CommandModule } from "./commandModule.js";
 import { createInteractionCore, type InteractionCore } from "./core/interactionCore.js";
-import { createCallbackRoute, discordAgent, INTERACTION_CONNECTIONS } from "./core/callbackRoute.js";
+import { createCallbackRoute, createInteractionsRest } from "./core/callbackRoute.js";
 import { restResponder, type DiscordRest } from "./core/responder.js";
 import {
   createGatewayClient,
@@ -112,14 +112,8 @@ export function createBot(options: BotOptions): Bot {
     ...options.admission,
     ...(options.metrics ? { metrics: options.metrics } : {}),
   });
-  // Its own bounded pool of connections, as the callback route's: a burst of deferred answers'
-  // edits must not open a connection each (see INTERACTION_CONNECTIONS).
-  const interactionsAgent = discordAgent(INTERACTION_CONNECTIONS);
-  const interactionsRest = new REST({
-    api: options.apiUrl,
-    globalRequestsPerSecond: Number.POSITIVE_INFINITY,
-    agent: interactionsAgent,
-  });
+  const interactionsDiscord = createInteractionsRest({ apiUrl: options.apiUrl });
+  const interactionsRest = interactionsDiscord.rest;
   const callbacks = createCallbackRoute({ apiUrl: options.apiUrl, fallback: interactionsRest });
   const transport: Transport = options.publicKey ? "http" : "gateway";
   const client =
@@ -307,7 +301,7 @@ export function createBot(options: BotOptions): Bot {
       }
       await client?.destroy();
       await callbacks.close();
-      await interactionsAgent.close();
+      await interactionsDiscord.close();
       await server?.close();
       await metricsServer?.close();
     },

@@ -5,7 +5,7 @@ import {
   DiscordAPIError,
   type DiscordErrorData,
   type OAuthErrorData,
-  type REST,
+  REST,
 } from "discord.js";
 import { Routes, type Snowflake } from "discord-api-types/v10";
 import { Agent, request } from "undici";
@@ -81,8 +81,23 @@ function parsed(text: string): unknown {
  * An undici agent for Discord's API keeping at most `connections` to it (see
  * {@link INTERACTION_CONNECTIONS}); a connection not made within 30 s fails (and is sent again).
  */
-export function discordAgent(connections: number): Agent {
+function discordAgent(connections: number): Agent {
   return new Agent({ connect: { timeout: 30_000 }, connections });
+}
+
+/**
+ * The REST that edits and follows up interactions (their webhook routes), on its own agent of at
+ * most `connections` connections (see {@link INTERACTION_CONNECTIONS}): a burst of deferred answers'
+ * edits must not open a connection each. Webhook routes are not under the global rate limit.
+ * `close()` closes its connections.
+ */
+export function createInteractionsRest(options: { apiUrl: string; connections?: number }): {
+  rest: REST;
+  close(): Promise<void>;
+} {
+  const agent = discordAgent(options.connections ?? INTERACTION_CONNECTIONS);
+  const rest = new REST({ api: options.apiUrl, globalRequestsPerSecond: Number.POSITIVE_INFINITY, agent });
+  return { rest, close: () => agent.close() };
 }
 
 /**

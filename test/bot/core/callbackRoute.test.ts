@@ -1,9 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { DefaultUserAgent, DiscordAPIError, REST } from "discord.js";
+import { DefaultUserAgent, DiscordAPIError, REST, Routes } from "discord.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   createCallbackRoute,
+  createInteractionsRest,
   INTERACTION_CONNECTIONS,
   type CallbackRoute,
 } from "../../../src/bot/core/callbackRoute.js";
@@ -125,43 +126,82 @@ describe("the callback route", () => {
   });
 });
 
-describe("the callback route's connections", () => {
-  it("are at most INTERACTION_CONNECTIONS however many first responses wait: the rest queue for one", async () => {
-    // Discord holds every callback until as many arrived as the route may have at once; then it
-    // answers them all, and each one after at once.
-    const held: ServerResponse[] = [];
-    let holding = true;
-    let connections = 0;
-    let arrivedAll: () => void = () => undefined;
-    const arrived = new Promise<void>((resolve) => (arrivedAll = resolve));
-    const server = createServer((request, response) => {
-      request.resume();
-      request.on("end", () => {
-        if (!holding) return noContent(response);
-        held.push(response);
-        if (held.length === INTERACTION_CONNECTIONS) arrivedAll();
-      });
+/**
+ * Sends `waiting` requests at once through `send` to a Discord that holds every one until as many
+ * arrived as may be sent at once, then answers them all (and each one after at once); resolves to
+ * the requests held at that moment and the connections opened in all.
+ */
+async function heldBurst(
+  send: (apiUrl: string, n: number) => Promise<unknown>,
+  close: () => Promise<void>,
+  apiUrl: (url: string) => void,
+  waiting: number,
+): Promise<{ held: number; connections: number }> {
+  const held: ServerResponse[] = [];
+  let holding = true;
+  let connections = 0;
+  let arrivedAll: () => void = () => undefined;
+  const arrived = new Promise<void>((resolve) => (arrivedAll = resolve));
+  const answer = (response: ServerResponse): void => {
+    response.writeHead(200, { "Content-Type": "application/json" });
+    response.end("{}");
+  };
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on("end", () => {
+      if (!holding) return answer(response);
+      held.push(response);
+      if (held.length === INTERACTION_CONNECTIONS) arrivedAll();
     });
-    server.on("connection", () => connections++);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
-    const route = createCallbackRoute({ apiUrl: url, fallback: new REST({ api: url }) });
-    try {
-      const waiting = INTERACTION_CONNECTIONS + 40;
-      const posts = Array.from({ length: waiting }, (_, n) => route.post(String(n + 1), "tok", "{}", false));
-      await arrived;
-      // Every connection carries a request; one more request would have meant one more connection.
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(held).toHaveLength(INTERACTION_CONNECTIONS);
-      holding = false;
-      for (const response of held.splice(0)) noContent(response);
-      await expect(Promise.all(posts)).resolves.toHaveLength(waiting);
-      expect(connections).toBe(INTERACTION_CONNECTIONS);
-    } finally {
-      await route.close();
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    }
+  });
+  server.on("connection", () => connections++);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+  apiUrl(url);
+  try {
+    const sent = Array.from({ length: waiting }, (_, n) => send(url, n + 1));
+    await arrived;
+    // Every connection carries a request; one more request would have meant one more connection.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const heldThen = held.length;
+    holding = false;
+    for (const response of held.splice(0)) answer(response);
+    await expect(Promise.all(sent)).resolves.toHaveLength(waiting);
+    return { held: heldThen, connections };
+  } finally {
+    await close();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+describe("connections to Discord for interactions", () => {
+  const waiting = INTERACTION_CONNECTIONS + 40;
+
+  it("are at most INTERACTION_CONNECTIONS for first responses however many wait: the rest queue for one", async () => {
+    let route: CallbackRoute | undefined;
+    const seen = await heldBurst(
+      (_url, n) => route!.post(String(n), "tok", "{}", false),
+      () => route!.close(),
+      (url) => (route = createCallbackRoute({ apiUrl: url, fallback: new REST({ api: url }) })),
+      waiting,
+    );
+    expect(seen).toEqual({ held: INTERACTION_CONNECTIONS, connections: INTERACTION_CONNECTIONS });
+  });
+
+  it("are at most INTERACTION_CONNECTIONS again for edits of answers, however many wait", async () => {
+    let interactions: ReturnType<typeof createInteractionsRest> | undefined;
+    const seen = await heldBurst(
+      (_url, n) =>
+        interactions!.rest.patch(Routes.webhookMessage("1", `token${n}`, "@original"), {
+          auth: false,
+          body: { content: "edited" },
+        }),
+      () => interactions!.close(),
+      (url) => (interactions = createInteractionsRest({ apiUrl: url })),
+      waiting,
+    );
+    expect(seen).toEqual({ held: INTERACTION_CONNECTIONS, connections: INTERACTION_CONNECTIONS });
   });
 });
 
