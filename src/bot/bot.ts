@@ -112,8 +112,9 @@ export function createBot(options: BotOptions): Bot {
     ...options.admission,
     ...(options.metrics ? { metrics: options.metrics } : {}),
   });
-  const interactionsDiscord = createInteractionsRest({ apiUrl: options.apiUrl });
-  const interactionsRest = interactionsDiscord.rest;
+  const { rest: interactionsRest, close: closeInteractionsRest } = createInteractionsRest({
+    apiUrl: options.apiUrl,
+  });
   const callbacks = createCallbackRoute({ apiUrl: options.apiUrl, fallback: interactionsRest });
   const transport: Transport = options.publicKey ? "http" : "gateway";
   const client =
@@ -301,7 +302,7 @@ export function createBot(options: BotOptions): Bot {
       }
       await client?.destroy();
       await callbacks.close();
-      await interactionsDiscord.close();
+      await closeInteractionsRest();
       await server?.close();
       await metricsServer?.close();
     },

@@ -78,39 +78,35 @@ function parsed(text: string): unknown {
 }
 
 /**
- * An undici agent for Discord's API keeping at most `connections` to it (see
- * {@link INTERACTION_CONNECTIONS}); a connection not made within 30 s fails (and is sent again).
+ * An undici agent for Discord's API keeping at most {@link INTERACTION_CONNECTIONS} connections to
+ * it; a connection not made within 30 s fails (and is sent again).
  */
-function discordAgent(connections: number): Agent {
-  return new Agent({ connect: { timeout: 30_000 }, connections });
+function discordAgent(): Agent {
+  return new Agent({ connect: { timeout: 30_000 }, connections: INTERACTION_CONNECTIONS });
 }
 
 /**
- * The REST that edits and follows up interactions (their webhook routes), on its own agent of at
- * most `connections` connections (see {@link INTERACTION_CONNECTIONS}): a burst of deferred answers'
- * edits must not open a connection each. Webhook routes are not under the global rate limit.
- * `close()` closes its connections.
+ * The REST that edits and follows up interactions (their webhook routes), on an agent of its own
+ * (see {@link INTERACTION_CONNECTIONS}): a burst of deferred answers' edits must not open a
+ * connection each. Webhook routes are not under the global rate limit. `close()` closes its
+ * connections.
  */
-export function createInteractionsRest(options: { apiUrl: string; connections?: number }): {
+export function createInteractionsRest(options: { apiUrl: string }): {
   rest: REST;
   close(): Promise<void>;
 } {
-  const agent = discordAgent(options.connections ?? INTERACTION_CONNECTIONS);
+  const agent = discordAgent();
   const rest = new REST({ api: options.apiUrl, globalRequestsPerSecond: Number.POSITIVE_INFINITY, agent });
   return { rest, close: () => agent.close() };
 }
 
 /**
  * The callback route of the API at `apiUrl` (`https://discord.com/api`), REST being `fallback`,
- * over at most `connections` connections (default {@link INTERACTION_CONNECTIONS}).
+ * over at most {@link INTERACTION_CONNECTIONS} connections.
  */
-export function createCallbackRoute(options: {
-  apiUrl: string;
-  fallback: REST;
-  connections?: number;
-}): CallbackRoute {
+export function createCallbackRoute(options: { apiUrl: string; fallback: REST }): CallbackRoute {
   const base = `${options.apiUrl}/v${DefaultRestOptions.version}`;
-  const agent = discordAgent(options.connections ?? INTERACTION_CONNECTIONS);
+  const agent = discordAgent();
   const headers = {
     "content-type": "application/json",
     "user-agent": `${DefaultUserAgent} ${DefaultUserAgentAppendix}`.trimEnd(),
