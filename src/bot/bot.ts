@@ -5,7 +5,7 @@ import type { Logger } from "../logger.js";
 import type { BotMetrics, MetricsSources } from "../metrics/botMetrics.js";
 import type { CommandModule } from "./commandModule.js";
 import { createInteractionCore, type InteractionCore } from "./core/interactionCore.js";
-import { createCallbackRoute, createInteractionsRest } from "./core/callbackRoute.js";
+import { createCallbackRoute, createDiscordAgent, createInteractionsRest } from "./core/callbackRoute.js";
 import { restResponder, type DiscordRest } from "./core/responder.js";
 import {
   createGatewayClient,
@@ -116,11 +116,14 @@ export function createBot(options: BotOptions): Bot {
     apiUrl: options.apiUrl,
   });
   const callbacks = createCallbackRoute({ apiUrl: options.apiUrl, fallback: interactionsRest });
+  /** The bot's own REST's connections (see createDiscordAgent). */
+  const botAgent = createDiscordAgent();
   const transport: Transport = options.publicKey ? "http" : "gateway";
   const client =
     transport === "gateway"
       ? createGatewayClient({
           apiUrl: options.apiUrl,
+          agent: botAgent,
           shards: options.shards ?? { ids: undefined, count: undefined },
           logger,
           onInteraction: (interaction) => void core.handle(interaction, restResponder(rest, interaction)),
@@ -139,7 +142,7 @@ export function createBot(options: BotOptions): Bot {
         })
       : null;
   const rest: DiscordRest = {
-    bot: client?.rest ?? new REST({ api: options.apiUrl }).setToken(options.token),
+    bot: client?.rest ?? new REST({ api: options.apiUrl, agent: botAgent }).setToken(options.token),
     interactions: interactionsRest,
     callbacks,
   };
@@ -301,6 +304,7 @@ export function createBot(options: BotOptions): Bot {
         );
       }
       await client?.destroy();
+      await botAgent.close();
       await callbacks.close();
       await closeInteractionsRest();
       await server?.close();

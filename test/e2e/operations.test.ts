@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_TOKEN } from "../../src/sandbox/github/index.js";
 import type { SandboxWorld } from "../../src/sandbox/harness.js";
 import { startWorld } from "./helpers.js";
+import { transcriptOf } from "../../src/sandbox/transcript.js";
 
 /**
  * What an operator reads on METRICS_PORT (SPEC section 5; in gateway mode HTTP_PORT by default): `/healthz` while the process lives,
@@ -197,6 +198,29 @@ describe("readiness of the gateway", () => {
       await expect
         .poll(async () => (await get(world, "/readyz")).status, { timeout: 5_000, interval: 20 })
         .toBe(503);
+    } finally {
+      await world.close();
+    }
+  });
+});
+
+describe("a stop", () => {
+  it("leaves no connection open to Discord: REST's included, not only the gateway's", async () => {
+    const world = await startWorld();
+    try {
+      // A deferred answer with a thread asks Discord's REST for a channel and a thread besides the
+      // interaction's own routes; any answer reads the bot's user at start over HTTP.
+      const record = await world.run({
+        kind: "slash",
+        name: "blame",
+        options: { repo: "demo/widgets", path: "README.md", thread: true },
+      });
+      expect(transcriptOf(record).isError).toBe(false);
+      expect(await world.discord.openConnections()).toBeGreaterThan(0);
+      await world.bot.stop(2_000);
+      // The connections are closed by the bot as it stops: Discord's side sees them end within the
+      // few turns of its event loop it takes to read their end, not at a keep-alive timeout (3-5 s).
+      await expect.poll(() => world.discord.openConnections(), { timeout: 1_000, interval: 10 }).toBe(0);
     } finally {
       await world.close();
     }

@@ -37,7 +37,8 @@ export interface CallbackRoute {
 
 /**
  * Connections kept to Discord for interactions' requests, at most: by the callback route (first
- * responses), and again by the REST that edits and follows them up. Requests beyond these wait in
+ * responses), again by the REST that edits and follows them up, and again by the bot's own REST
+ * (threads, messages). Requests beyond these wait in
  * undici's queue, which costs nothing while they wait.
  *
  * Unbounded (undici's default, and discord.js REST's), a burst past what the process keeps up with
@@ -79,9 +80,13 @@ function parsed(text: string): unknown {
 
 /**
  * An undici agent for Discord's API keeping at most {@link INTERACTION_CONNECTIONS} connections to
- * it; a connection not made within 30 s fails (and is sent again).
+ * it; a connection not made within 30 s fails (and is sent again). The bot's own REST (threads,
+ * messages, its user, the gateway's address) takes one too, rather than undici's global dispatcher
+ * that discord.js REST uses by default: bounded alike, and closed when the bot stops (the global
+ * one kept its connections to Discord open past the stop, and shared them with every other user of
+ * `fetch` in the process).
  */
-function discordAgent(): Agent {
+export function createDiscordAgent(): Agent {
   return new Agent({ connect: { timeout: 30_000 }, connections: INTERACTION_CONNECTIONS });
 }
 
@@ -95,7 +100,7 @@ export function createInteractionsRest(options: { apiUrl: string }): {
   rest: REST;
   close(): Promise<void>;
 } {
-  const agent = discordAgent();
+  const agent = createDiscordAgent();
   const rest = new REST({ api: options.apiUrl, globalRequestsPerSecond: Number.POSITIVE_INFINITY, agent });
   return { rest, close: () => agent.close() };
 }
@@ -106,7 +111,7 @@ export function createInteractionsRest(options: { apiUrl: string }): {
  */
 export function createCallbackRoute(options: { apiUrl: string; fallback: REST }): CallbackRoute {
   const base = `${options.apiUrl}/v${DefaultRestOptions.version}`;
-  const agent = discordAgent();
+  const agent = createDiscordAgent();
   const headers = {
     "content-type": "application/json",
     "user-agent": `${DefaultUserAgent} ${DefaultUserAgentAppendix}`.trimEnd(),

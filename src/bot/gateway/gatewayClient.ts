@@ -10,6 +10,7 @@ import {
   type GatewayMessageUpdateDispatchData,
 } from "discord.js";
 import type { Logger } from "../../logger.js";
+import type { Dispatcher } from "undici";
 
 /** The shards of this process (SPEC section 5): both undefined, every shard Discord recommends. */
 export interface ShardSelection {
@@ -160,6 +161,8 @@ export function createGatewayClient(options: {
   onFatalClose?: (close: FatalClose) => void;
   /** Ask for the message intents and hand their events here (SPEC section 7). */
   messages?: MessageEvents | undefined;
+  /** The dispatcher of the client's REST (default undici's global one, as discord.js's). */
+  agent?: Dispatcher;
 }): Client {
   const { logger, messages } = options;
   const client = new Client({
@@ -168,7 +171,7 @@ export function createGatewayClient(options: {
     makeCache: Options.cacheWithLimits(GATEWAY_CACHE_LIMITS),
     // Nothing is cached, so there is nothing to sweep.
     sweepers: {},
-    rest: { api: options.apiUrl },
+    rest: { api: options.apiUrl, ...(options.agent ? { agent: options.agent } : {}) },
     allowedMentions: { parse: [] },
   });
   client.ws.on(GatewayDispatchEvents.InteractionCreate, (interaction: APIInteraction, shardId: number) =>

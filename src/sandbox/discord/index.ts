@@ -289,6 +289,11 @@ export interface DiscordStandIn {
    * would, and sends CHANNEL_UPDATE so discord.js's cache agrees.
    */
   setBotChannelPermissions(channelId: string, overwrite: { allow?: bigint; deny?: bigint }): void;
+  /**
+   * The TCP connections open to this Discord now, REST and gateway (what a host sees of its
+   * clients; a test's view, not one of Discord's routes).
+   */
+  openConnections(): Promise<number>;
   /** Stops the HTTP server and the gateway. */
   close(): Promise<void>;
 }
@@ -542,6 +547,10 @@ export async function startDiscordStandIn(options: DiscordStandInOptions = {}): 
         state.guildIdOf(channel),
       );
     },
+    openConnections: () =>
+      new Promise<number>((resolve, reject) =>
+        server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+      ),
     async close() {
       http.close();
       await gateway.close();

@@ -1,0 +1,16 @@
+import { InteractionSigner } from "../src/sandbox/discord/interactionSigner.js";
+import { wholeBot, throughHttp, interactionBody } from "./load/httpSteps.js";
+const signer = new InteractionSigner();
+const fail = (): never => { throw new Error("no rest"); };
+const rest = { bot: fail, interactions: fail, callbacks: fail } as any;
+const bot = await wholeBot(signer, rest);
+let sent = 0;
+const signed = () => { const body = interactionBody(sent++); const at = String(Math.floor(Date.now()/1000));
+  return { body, headers: { "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(body)), "X-Signature-Ed25519": signer.sign(at, body), "X-Signature-Timestamp": at } }; };
+const n = Number(process.env.N ?? 20000);
+await throughHttp(bot.handler, 3000, signed);
+const mem0 = process.memoryUsage();
+const t = await throughHttp(bot.handler, n, signed);
+console.log("us/interaction", t.toFixed(0));
+await bot.close();
+process.exit(0);
