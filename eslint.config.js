@@ -31,7 +31,16 @@ export default tseslint.config(
     // the closure reaches: young collections can no longer free it, so each request's objects
     // survive and are promoted (over HTTP: GC 3x, issue 23, commit f6fb673). A class's accessors,
     // on its prototype, are fine.
-    files: ["src/bot/core/**", "src/bot/http/**", "src/answers/**", "src/cache/**", "src/format/**", "src/tokens/**", "src/github/**", "commands/**"],
+    files: [
+      "src/bot/core/**",
+      "src/bot/http/**",
+      "src/answers/**",
+      "src/cache/**",
+      "src/format/**",
+      "src/tokens/**",
+      "src/github/**",
+      "commands/**",
+    ],
     rules: {
       "no-restricted-syntax": [
         "error",
