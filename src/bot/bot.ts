@@ -5,7 +5,12 @@ import type { Logger } from "../logger.js";
 import type { BotMetrics, MetricsSources } from "../metrics/botMetrics.js";
 import type { CommandModule } from "./commandModule.js";
 import { createInteractionCore, type InteractionCore } from "./core/interactionCore.js";
-import { createCallbackRoute, createDiscordAgent, createInteractionsRest } from "./core/callbackRoute.js";
+import {
+  closeDiscordAgent,
+  createCallbackRoute,
+  createDiscordAgent,
+  createInteractionsRest,
+} from "./core/callbackRoute.js";
 import { restResponder, type DiscordRest } from "./core/responder.js";
 import {
   createGatewayClient,
@@ -304,7 +309,7 @@ export function createBot(options: BotOptions): Bot {
         );
       }
       await client?.destroy();
-      await botAgent.close();
+      await closeDiscordAgent(botAgent);
       await callbacks.close();
       await closeInteractionsRest();
       await server?.close();

@@ -8,7 +8,8 @@ import {
   REST,
 } from "discord.js";
 import { Routes, type Snowflake } from "discord-api-types/v10";
-import { Agent, request } from "undici";
+import { Agent, Pool, request } from "undici";
+import { settleWithin } from "../../timeouts.js";
 
 /**
  * The first response of an interaction, sent on the callback route by undici itself rather than
@@ -31,7 +32,7 @@ export interface CallbackRoute {
    * @throws DiscordAPIError when Discord refuses it; whatever REST throws for what it took over.
    */
   post(id: Snowflake, token: string, body: string | Buffer, withResponse: boolean): Promise<unknown>;
-  /** Closes the connections kept open. */
+  /** Closes the connections kept open (see {@link closeDiscordAgent}). */
   close(): Promise<void>;
 }
 
@@ -87,29 +88,68 @@ function parsed(text: string): unknown {
  * `fetch` in the process).
  */
 export function createDiscordAgent(): Agent {
-  return new Agent({ connect: { timeout: 30_000 }, connections: INTERACTION_CONNECTIONS });
+  const pools = new Set<Pool>();
+  const agent = new Agent({
+    connect: { timeout: 30_000 },
+    connections: INTERACTION_CONNECTIONS,
+    // The agent's pools, kept so that a close can cut them (see closeDiscordAgent).
+    factory: (origin, options) => {
+      for (const pool of pools) if (pool.closed || pool.destroyed) pools.delete(pool);
+      const pool = new Pool(origin, options);
+      pools.add(pool);
+      return pool;
+    },
+  });
+  poolsOf.set(agent, pools);
+  return agent;
+}
+
+/**
+ * How long closing an agent for Discord waits for the requests still in flight before it cuts their
+ * connections: a stop comes after the core drained, so what is left is a request Discord is slow to
+ * answer (or never answers), which would otherwise hold the stop for REST's 15 s timeout, past the
+ * process's own stop deadline (10 s).
+ */
+export const CLOSE_GRACE_MS = 1_000;
+
+/** The pools of each agent made by createDiscordAgent. */
+const poolsOf = new WeakMap<Agent, Set<Pool>>();
+
+/**
+ * Closes an agent for Discord: its requests in flight get {@link CLOSE_GRACE_MS} to finish, then its
+ * connections are cut (those requests fail with undici's `UND_ERR_DESTROYED`).
+ */
+export async function closeDiscordAgent(agent: Agent, graceMs = CLOSE_GRACE_MS): Promise<void> {
+  if (!(await settleWithin(agent.close(), graceMs)).timedOut) return;
+  // Not `agent.destroy()`: undici's agent lets go of its pools as it starts closing, and a destroy
+  // after a close reaches none of them (the request then waits out its own timeout).
+  await Promise.all([...(poolsOf.get(agent) ?? [])].map((pool) => pool.destroy()));
 }
 
 /**
  * The REST that edits and follows up interactions (their webhook routes), on an agent of its own
  * (see {@link INTERACTION_CONNECTIONS}): a burst of deferred answers' edits must not open a
  * connection each. Webhook routes are not under the global rate limit. `close()` closes its
- * connections.
+ * connections (see {@link closeDiscordAgent}).
  */
-export function createInteractionsRest(options: { apiUrl: string }): {
+export function createInteractionsRest(options: { apiUrl: string; closeGraceMs?: number }): {
   rest: REST;
   close(): Promise<void>;
 } {
   const agent = createDiscordAgent();
   const rest = new REST({ api: options.apiUrl, globalRequestsPerSecond: Number.POSITIVE_INFINITY, agent });
-  return { rest, close: () => agent.close() };
+  return { rest, close: () => closeDiscordAgent(agent, options.closeGraceMs) };
 }
 
 /**
  * The callback route of the API at `apiUrl` (`https://discord.com/api`), REST being `fallback`,
  * over at most {@link INTERACTION_CONNECTIONS} connections.
  */
-export function createCallbackRoute(options: { apiUrl: string; fallback: REST }): CallbackRoute {
+export function createCallbackRoute(options: {
+  apiUrl: string;
+  fallback: REST;
+  closeGraceMs?: number;
+}): CallbackRoute {
   const base = `${options.apiUrl}/v${DefaultRestOptions.version}`;
   const agent = createDiscordAgent();
   const headers = {
@@ -160,6 +200,6 @@ export function createCallbackRoute(options: { apiUrl: string; fallback: REST })
       }
       return withResponse && text !== "" ? parsed(text) : undefined;
     },
-    close: () => agent.close(),
+    close: () => closeDiscordAgent(agent, options.closeGraceMs),
   };
 }

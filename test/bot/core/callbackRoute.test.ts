@@ -205,6 +205,73 @@ describe("connections to Discord for interactions", () => {
   });
 });
 
+describe("closing at a stop", () => {
+  /** A Discord that takes requests and never answers them. */
+  async function silentDiscord(): Promise<{ url: string; arrived: Promise<void>; close(): Promise<void> }> {
+    let arrivedOne: () => void = () => undefined;
+    const arrived = new Promise<void>((resolve) => (arrivedOne = resolve));
+    const server = createServer((request) => {
+      request.resume();
+      request.on("end", () => arrivedOne());
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`,
+      arrived,
+      async close() {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      },
+    };
+  }
+
+  it.each([
+    [
+      "the callback route",
+      (url: string) => {
+        const route = createCallbackRoute({
+          apiUrl: url,
+          fallback: new REST({ api: url }),
+          closeGraceMs: 50,
+        });
+        return { send: () => route.post("1", "tok", "{}", false), close: () => route.close() };
+      },
+    ],
+    [
+      "the interactions' REST",
+      (url: string) => {
+        const interactions = createInteractionsRest({ apiUrl: url, closeGraceMs: 50 });
+        return {
+          send: () =>
+            interactions.rest.patch(Routes.webhookMessage("1", "tok", "@original"), {
+              auth: false,
+              body: { content: "edited" },
+            }),
+          close: () => interactions.close(),
+        };
+      },
+    ],
+  ])(
+    "%s does not wait out a request Discord never answers: its connection is cut after the grace",
+    async (_name, make) => {
+      const discord = await silentDiscord();
+      try {
+        const client = make(discord.url);
+        const pending = client.send().then(
+          () => null,
+          (error: unknown) => error,
+        );
+        await discord.arrived;
+        await client.close();
+        // Cut by the close, not ended by REST's own 15 s timeout (a timeout or an abort).
+        expect(await pending).toMatchObject({ code: "UND_ERR_DESTROYED" });
+      } finally {
+        await discord.close();
+      }
+    },
+  );
+});
+
 describe("the callback route with the local Discord", () => {
   let world: SandboxWorld;
   beforeAll(async () => {
