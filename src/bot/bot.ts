@@ -309,9 +309,8 @@ export function createBot(options: BotOptions): Bot {
         );
       }
       await client?.destroy();
-      await closeDiscordAgent(botAgent);
-      await callbacks.close();
-      await closeInteractionsRest();
+      // Together: each gives what is still in flight at most 1 s (CLOSE_GRACE_MS), and a stop has 10 s.
+      await Promise.all([closeDiscordAgent(botAgent), callbacks.close(), closeInteractionsRest()]);
       await server?.close();
       await metricsServer?.close();
     },
