@@ -5,12 +5,8 @@ import type { Logger } from "../logger.js";
 import type { BotMetrics, MetricsSources } from "../metrics/botMetrics.js";
 import type { CommandModule } from "./commandModule.js";
 import { createInteractionCore, type InteractionCore } from "./core/interactionCore.js";
-import {
-  closeDiscordAgent,
-  createCallbackRoute,
-  createDiscordAgent,
-  createInteractionsRest,
-} from "./core/callbackRoute.js";
+import { createCallbackRoute } from "./core/callbackRoute.js";
+import { createDiscordConnections, createInteractionsRest } from "./core/discordConnections.js";
 import { restResponder, type DiscordRest } from "./core/responder.js";
 import {
   createGatewayClient,
@@ -121,14 +117,14 @@ export function createBot(options: BotOptions): Bot {
     apiUrl: options.apiUrl,
   });
   const callbacks = createCallbackRoute({ apiUrl: options.apiUrl, fallback: interactionsRest });
-  /** The bot's own REST's connections (see createDiscordAgent). */
-  const botAgent = createDiscordAgent();
+  /** The bot's own REST's connections (threads, messages, its user, the gateway's address). */
+  const botConnections = createDiscordConnections();
   const transport: Transport = options.publicKey ? "http" : "gateway";
   const client =
     transport === "gateway"
       ? createGatewayClient({
           apiUrl: options.apiUrl,
-          agent: botAgent,
+          agent: botConnections.agent,
           shards: options.shards ?? { ids: undefined, count: undefined },
           logger,
           onInteraction: (interaction) => void core.handle(interaction, restResponder(rest, interaction)),
@@ -147,7 +143,8 @@ export function createBot(options: BotOptions): Bot {
         })
       : null;
   const rest: DiscordRest = {
-    bot: client?.rest ?? new REST({ api: options.apiUrl, agent: botAgent }).setToken(options.token),
+    bot:
+      client?.rest ?? new REST({ api: options.apiUrl, agent: botConnections.agent }).setToken(options.token),
     interactions: interactionsRest,
     callbacks,
   };
@@ -310,7 +307,7 @@ export function createBot(options: BotOptions): Bot {
       }
       await client?.destroy();
       // Together: each gives what is still in flight at most 1 s (CLOSE_GRACE_MS), and a stop has 10 s.
-      await Promise.all([closeDiscordAgent(botAgent), callbacks.close(), closeInteractionsRest()]);
+      await Promise.all([botConnections.close(), callbacks.close(), closeInteractionsRest()]);
       await server?.close();
       await metricsServer?.close();
     },

@@ -69,15 +69,8 @@ function send(
  * gateway.
  */
 export function httpFirstResponse(reply: ServerResponse, rest: Responder): HttpFirstResponse {
-  // A plain field, not a getter in the returned literal: V8 gives each object literal with an
-  // accessor a map of its own in old space, holding the getter (and through it this closure: the
-  // reply, its socket and request, the interaction) out of reach of the young generation's
-  // collections until a full one. Every request's objects then survived and were copied and
-  // promoted: 0.9-1.1 MB a scavenge and 5-6 ms pauses where a bare handler has 30 KB and about 1 ms
-  // (bench/load/httpSteps.ts, `npm run bench`'s overload over HTTP).
-  const first: { responder: Responder; answered: boolean } = { responder: rest, answered: false };
   const gone = (): boolean => reply.writableEnded || !reply.socket || reply.socket.destroyed;
-  first.responder = {
+  const responder: Responder = {
     ...rest,
     async respond(response, files, options) {
       if (first.answered || gone()) return rest.respond(response, files, options);
@@ -94,5 +87,13 @@ export function httpFirstResponse(reply: ServerResponse, rest: Responder): HttpF
       return null;
     },
   };
+  // `answered` is set by `respond` above (called only after this returns).
+  // A plain field, not a getter in the returned literal: V8 gives each object literal with an
+  // accessor a map of its own in old space, holding the getter (and through it this closure: the
+  // reply, its socket and request, the interaction) out of reach of the young generation's
+  // collections until a full one. Every request's objects then survived and were copied and
+  // promoted: 0.9-1.1 MB a scavenge and 5-6 ms pauses where a bare handler has 30 KB and about 1 ms
+  // (bench/load/httpSteps.ts, `npm run bench`'s overload over HTTP).
+  const first = { responder, answered: false };
   return first;
 }

@@ -2,12 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { DefaultUserAgent, DiscordAPIError, REST, Routes } from "discord.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  createCallbackRoute,
-  createInteractionsRest,
-  INTERACTION_CONNECTIONS,
-  type CallbackRoute,
-} from "../../../src/bot/core/callbackRoute.js";
+import { createCallbackRoute, type CallbackRoute } from "../../../src/bot/core/callbackRoute.js";
+import { createInteractionsRest, DISCORD_CONNECTIONS } from "../../../src/bot/core/discordConnections.js";
 import { startSandboxWorld, type SandboxWorld } from "../../../src/sandbox/harness.js";
 import { transcriptOf } from "../../../src/sandbox/transcript.js";
 
@@ -151,7 +147,7 @@ async function heldBurst(
     request.on("end", () => {
       if (!holding) return answer(response);
       held.push(response);
-      if (held.length === INTERACTION_CONNECTIONS) arrivedAll();
+      if (held.length === DISCORD_CONNECTIONS) arrivedAll();
     });
   });
   server.on("connection", () => connections++);
@@ -176,9 +172,9 @@ async function heldBurst(
 }
 
 describe("connections to Discord for interactions", () => {
-  const waiting = INTERACTION_CONNECTIONS + 40;
+  const waiting = DISCORD_CONNECTIONS + 40;
 
-  it("are at most INTERACTION_CONNECTIONS for first responses however many wait: the rest queue for one", async () => {
+  it("are at most DISCORD_CONNECTIONS for first responses however many wait: the rest queue for one", async () => {
     let route: CallbackRoute | undefined;
     const seen = await heldBurst(
       (_url, n) => route!.post(String(n), "tok", "{}", false),
@@ -186,10 +182,10 @@ describe("connections to Discord for interactions", () => {
       (url) => (route = createCallbackRoute({ apiUrl: url, fallback: new REST({ api: url }) })),
       waiting,
     );
-    expect(seen).toEqual({ held: INTERACTION_CONNECTIONS, connections: INTERACTION_CONNECTIONS });
+    expect(seen).toEqual({ held: DISCORD_CONNECTIONS, connections: DISCORD_CONNECTIONS });
   });
 
-  it("are at most INTERACTION_CONNECTIONS again for edits of answers, however many wait", async () => {
+  it("are at most DISCORD_CONNECTIONS again for edits of answers, however many wait", async () => {
     let interactions: ReturnType<typeof createInteractionsRest> | undefined;
     const seen = await heldBurst(
       (_url, n) =>
@@ -201,7 +197,7 @@ describe("connections to Discord for interactions", () => {
       (url) => (interactions = createInteractionsRest({ apiUrl: url })),
       waiting,
     );
-    expect(seen).toEqual({ held: INTERACTION_CONNECTIONS, connections: INTERACTION_CONNECTIONS });
+    expect(seen).toEqual({ held: DISCORD_CONNECTIONS, connections: DISCORD_CONNECTIONS });
   });
 });
 
