@@ -87,13 +87,17 @@ async function render(
   );
   const size = shown.end - shown.start + 1;
   const buttons: NavigationButtons = {};
-  const base = { repo, oid: answer.commit.oid, path: answer.path, ...(ref !== undefined ? { ref } : {}) };
+  const oid = answer.commit.oid;
+  const path = answer.path;
+  // Written out rather than spread from a shared base: see `stateOf`.
+  const stateOf = (start: number, end: number): BlameButtonState =>
+    ref !== undefined ? { repo, oid, path, ref, start, end } : { repo, oid, path, start, end };
   if (total > 0 && shown.start > 1) {
-    const state: BlameButtonState = { ...base, start: Math.max(1, shown.start - size), end: shown.start - 1 };
+    const state = stateOf(Math.max(1, shown.start - size), shown.start - 1);
     buttons.previous = `blame:${await services.buttons.put(state)}`;
   }
   if (shown.end < total) {
-    const state: BlameButtonState = { ...base, start: shown.end + 1, end: Math.min(total, shown.end + size) };
+    const state = stateOf(shown.end + 1, Math.min(total, shown.end + size));
     buttons.next = `blame:${await services.buttons.put(state)}`;
   }
   const now = services.now();

@@ -10,7 +10,7 @@ import { MissingTokenError, type ResolvedToken, type TokenResolver } from "../to
 import { createItemAnswers } from "./itemAnswers.js";
 import { createOwnershipAnswers } from "./ownershipAnswers.js";
 import { createPrivateAccess, listPrivacy, repositoryPrivacy } from "./privateAccess.js";
-import { createPublicAnswers, PUBLIC_SCOPE, type PinnedKey } from "./publicAnswers.js";
+import { createPublicAnswers, inScope, PUBLIC_SCOPE, type PinnedKey } from "./publicAnswers.js";
 import type { RecentRepositories } from "./recentRepositories.js";
 import type { Asker, Fetched, Scout } from "./scout.js";
 import { againIfTokenReplaced, createUpstream } from "./upstream.js";
@@ -95,7 +95,7 @@ export function createScout(options: {
     const pinnedKey = (oid: string): PinnedKey => ({
       kind,
       version: REPOSITORY_ANSWER_VERSION,
-      args: { ...repo, oid, path: args.path },
+      args: { owner: repo.owner, name: repo.name, oid, path: args.path },
     });
     // Checked before anything is stored: a refused answer never reaches the cache. A public
     // answer is shared with every token (./publicAnswers.ts).
@@ -104,7 +104,11 @@ export function createScout(options: {
       await publicAnswers.publish(pinnedKey(value.commit.oid), value, byRef ? ref : undefined);
       return value;
     };
-    const refRequest = { kind: "refs", fingerprint, args: { ...repo, ref } } as const;
+    const refRequest = {
+      kind: "refs",
+      fingerprint,
+      args: { owner: repo.owner, name: repo.name, ref },
+    } as const;
     /**
      * The branch's commit expired. When this token knew where it was (`refs-last`) and the answer
      * there is still held, one cheap read says where the branch is now: if it did not move, that
@@ -222,7 +226,7 @@ export function createScout(options: {
     resolved: ResolvedToken,
   ): Promise<CachedAnswer<T> | undefined> {
     return (
-      (await cache.peek<T>({ ...key, fingerprint: resolved.fingerprint })) ??
+      (await cache.peek<T>(inScope(key, resolved.fingerprint))) ??
       (await publicAnswers.pinned<T>(key, asker, resolved))
     );
   }

@@ -20,6 +20,15 @@ export interface PinnedKey {
 }
 
 /**
+ * `key` in a token's scope (or the public one): written out, not spread (`{ ...key, fingerprint }`),
+ * since every cached answer looks one or two up. In Node 20's V8 an object that starts as a copy of
+ * another's properties and then gets more survives young collections (see eslint.config.js).
+ */
+export function inScope(key: PinnedKey, fingerprint: string): CacheKeyRequest {
+  return { kind: key.kind, version: key.version, args: key.args, fingerprint };
+}
+
+/**
  * Answers of public repositories, shared by every token (issue 12: three servers asking the same
  * public blame paid three times). A public repository reads the same whatever the token: so an
  * answer pinned to a commit is kept once more in the public scope, and the commit a branch of a
@@ -78,7 +87,7 @@ export function createPublicAnswers(options: {
       )?.value;
     },
     async pinned<T>(key: PinnedKey, asker: TokenAsker, resolved: ResolvedToken) {
-      const shared = await cache.peek<T>({ ...key, fingerprint: PUBLIC_SCOPE });
+      const shared = await cache.peek<T>(inScope(key, PUBLIC_SCOPE));
       if (!shared) return undefined;
       return (await stillPublic({ owner: key.args.owner, name: key.args.name }, asker, resolved))
         ? shared

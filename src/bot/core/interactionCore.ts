@@ -35,7 +35,7 @@ import {
 } from "./errorReply.js";
 import { InteractionReply } from "./reply.js";
 import { factsOf, type PersonInteraction } from "./request.js";
-import type { Responder } from "./responder.js";
+import { withFirstResponse, type Responder } from "./responder.js";
 
 /** What a person reads when they ask while the bot is stopping. */
 
@@ -251,14 +251,11 @@ export function createInteractionCore(options: InteractionCoreOptions): Interact
     const { metrics } = options;
     const kind = kindOf(interaction);
     const responder: Responder = metrics
-      ? {
-          ...given,
-          async respond(...args) {
-            const result = await given.respond(...args);
-            metrics.firstResponse.observe({ kind }, interactionAgeMs(interaction.id) / 1000);
-            return result;
-          },
-        }
+      ? withFirstResponse(given, async (...args) => {
+          const result = await given.respond(...args);
+          metrics.firstResponse.observe({ kind }, interactionAgeMs(interaction.id) / 1000);
+          return result;
+        })
       : given;
     const reply = new InteractionReply(responder);
     if (interaction.type !== InteractionType.ApplicationCommandAutocomplete)

@@ -2,7 +2,7 @@ import type { ServerResponse } from "node:http";
 import type { APIInteractionResponse } from "discord-api-types/v10";
 import type { RawFile } from "discord.js";
 import { encodedResponse } from "../core/messagePayload.js";
-import type { Responder } from "../core/responder.js";
+import { withFirstResponse, type Responder } from "../core/responder.js";
 
 /**
  * An interaction's first response as the HTTP reply: JSON, or multipart when it carries files. A
@@ -70,23 +70,20 @@ function send(
  */
 export function httpFirstResponse(reply: ServerResponse, rest: Responder): HttpFirstResponse {
   const gone = (): boolean => reply.writableEnded || !reply.socket || reply.socket.destroyed;
-  const responder: Responder = {
-    ...rest,
-    async respond(response, files, options) {
-      if (first.answered || gone()) return rest.respond(response, files, options);
-      if (options?.wantMessage) {
-        first.answered = true;
-        await send(reply, 202, null, "");
-        return rest.respond(response, files, options);
-      }
-      const { contentType, body } = await encodeFirstResponse(response, files);
-      if (first.answered || gone()) return rest.respond(response, files, options);
+  const responder = withFirstResponse(rest, async (response, files, options) => {
+    if (first.answered || gone()) return rest.respond(response, files, options);
+    if (options?.wantMessage) {
       first.answered = true;
-      await send(reply, 200, contentType, body);
-      // Discord makes the message once it reads the reply: the caller reads it back when it needs it.
-      return null;
-    },
-  };
+      await send(reply, 202, null, "");
+      return rest.respond(response, files, options);
+    }
+    const { contentType, body } = await encodeFirstResponse(response, files);
+    if (first.answered || gone()) return rest.respond(response, files, options);
+    first.answered = true;
+    await send(reply, 200, contentType, body);
+    // Discord makes the message once it reads the reply: the caller reads it back when it needs it.
+    return null;
+  });
   // `answered` is set by `respond` above (called only after this returns).
   // A plain field, not a getter in the returned literal: V8 gives each object literal with an
   // accessor a map of its own in old space, holding the getter (and through it this closure: the
