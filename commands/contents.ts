@@ -24,6 +24,7 @@ import { parseLines, type LineSpan } from "../src/input/linesArgument.js";
 import { parsePath } from "../src/input/pathArgument.js";
 import { parseRef } from "../src/input/refArgument.js";
 import { parseRepoArgument, webHostsOf } from "../src/input/repoArgument.js";
+import { withFields } from "../src/withFields.js";
 
 interface ContentsArgs {
   repo: RepoRef;
@@ -71,19 +72,17 @@ async function render(
     const size = shown.end - shown.start + 1;
     const base = { repo, oid: answer.commit.oid, path: answer.path, ...(ref !== undefined ? { ref } : {}) };
     if (shown.start > 1) {
-      const state: ContentsButtonState = {
-        ...base,
+      const state: ContentsButtonState = withFields(base, {
         start: Math.max(1, shown.start - size),
         end: shown.start - 1,
-      };
+      });
       buttons.previous = `contents:${await services.buttons.put(state)}`;
     }
     if (shown.end < shown.total) {
-      const state: ContentsButtonState = {
-        ...base,
+      const state: ContentsButtonState = withFields(base, {
         start: shown.end + 1,
         end: Math.min(shown.total, shown.end + size),
-      };
+      });
       buttons.next = `contents:${await services.buttons.put(state)}`;
     }
   }

@@ -17,6 +17,7 @@ import type { RepoRef } from "../src/github/types.js";
 import { autocompleteRepoAndPath } from "../src/answers/autocomplete.js";
 import { HISTORY_PAGE_SIZE } from "../src/answers/ownershipAnswers.js";
 import type { Asker } from "../src/answers/scout.js";
+import { withFields } from "../src/withFields.js";
 
 /**
  * The state behind Previous / Next: the commit the first page was pinned to (every page reads from
@@ -54,10 +55,10 @@ async function page(
   };
   const buttons: NavigationButtons = {};
   if (args.cursors.length > 1) {
-    buttons.previous = `history:${await services.buttons.put({ ...base, cursors: args.cursors.slice(0, -1) })}`;
+    buttons.previous = `history:${await services.buttons.put(withFields(base, { cursors: args.cursors.slice(0, -1) }))}`;
   }
   if (result.hasNextPage && result.endCursor) {
-    buttons.next = `history:${await services.buttons.put({ ...base, cursors: [...args.cursors, result.endCursor] })}`;
+    buttons.next = `history:${await services.buttons.put(withFields(base, { cursors: [...args.cursors, result.endCursor] }))}`;
   }
   const repoName = `${args.repo.owner}/${args.repo.name}`;
   const subject = repoPathSubject(args.repo, args.path);

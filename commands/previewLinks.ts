@@ -18,6 +18,7 @@ import { parseRepoArgument } from "../src/input/repoArgument.js";
 import { command as commit } from "./commit.js";
 import { command as contents } from "./contents.js";
 import { command as issue } from "./issue.js";
+import { withFields } from "../src/withFields.js";
 
 /** The texts of the message the menu was used on. */
 interface PreviewArgs {
@@ -57,11 +58,10 @@ function answer(
       // A file as `Show code` shows it (whole when small and no lines are named); a folder or a
       // repository as `/contents`.
       return contents.execute(
-        {
-          ...contents.parse({ repo: link.url }, services),
-          ...(link.kind === "file" ? { wholeIfSmall: true } : {}),
-          ...budget,
-        },
+        withFields(
+          contents.parse({ repo: link.url }, services),
+          link.kind === "file" ? withFields(budget, { wholeIfSmall: true }) : budget,
+        ),
         request,
         services,
       );
@@ -104,7 +104,7 @@ export const command: CommandModule<PreviewArgs> = {
     let found: FoundLinks = githubLinksOf(args.content, options);
     if (found.links.length === 0) {
       const inEmbeds = githubLinksOf(args.embedLinks, options);
-      found = { ...inEmbeds, ...(found.otherHost !== undefined ? { otherHost: found.otherHost } : {}) };
+      found = found.otherHost !== undefined ? withFields(inEmbeds, { otherHost: found.otherHost }) : inEmbeds;
     }
     if (found.links.length === 0) {
       throw new NoGitHubLinkError(

@@ -11,6 +11,7 @@ import { checkPageInRange } from "../src/answers/pageOutOfRange.js";
 import type { Asker } from "../src/answers/scout.js";
 import type { RepositorySort } from "../src/github/types.js";
 import { parseOwner } from "../src/input/repoArgument.js";
+import { withFields } from "../src/withFields.js";
 
 /** Repositories per page: enough to scan, few enough to read on a phone. */
 export const REPOS_PER_PAGE = 10;
@@ -57,10 +58,10 @@ async function page(state: ReposButtonState, asker: Asker, services: Services): 
   });
   const buttons: NavigationButtons = {};
   if (state.cursors.length > 1) {
-    buttons.previous = `repos:${await services.buttons.put({ ...state, cursors: state.cursors.slice(0, -1) })}`;
+    buttons.previous = `repos:${await services.buttons.put(withFields(state, { cursors: state.cursors.slice(0, -1) }))}`;
   }
   if (result.pageInfo.hasNextPage && result.pageInfo.endCursor) {
-    buttons.next = `repos:${await services.buttons.put({ ...state, cursors: [...state.cursors, result.pageInfo.endCursor] })}`;
+    buttons.next = `repos:${await services.buttons.put(withFields(state, { cursors: [...state.cursors, result.pageInfo.endCursor] }))}`;
   }
   const subject = result.owner.login;
   const now = services.now();

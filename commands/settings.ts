@@ -14,6 +14,7 @@ import type { Config } from "../src/config.js";
 import { inlineCode } from "../src/format/escape.js";
 import { parseRepoArgument, webHostsOf } from "../src/input/repoArgument.js";
 import { formatNotice } from "../src/format/whoami.js";
+import { withFields } from "../src/withFields.js";
 
 type SettingsArgs =
   | { subcommand: "threads"; enabled: boolean }
@@ -167,13 +168,14 @@ export const command: CommandModule<SettingsArgs> = {
           services.tokenAdmin.status(guildId).catch(() => null),
         ]);
         return {
-          message: formatSettings({
-            ...settings,
-            origin,
-            serverTokenLogin: origin === "server" ? serverToken?.login : undefined,
-            defaultTokenAllowPrivate: services.config.github.defaultTokenAllowPrivate,
-            previewReach: previewReachOf(services.config),
-          }),
+          message: formatSettings(
+            withFields(settings, {
+              origin,
+              serverTokenLogin: origin === "server" ? serverToken?.login : undefined,
+              defaultTokenAllowPrivate: services.config.github.defaultTokenAllowPrivate,
+              previewReach: previewReachOf(services.config),
+            }),
+          ),
         };
       }
     }

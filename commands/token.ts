@@ -12,6 +12,7 @@ import { InvalidOptionError } from "../src/errors.js";
 import { VaultKeyMissingError } from "../src/tokens/tokenVault.js";
 import { formatNotice, formatTokenStatus } from "../src/format/whoami.js";
 import { escapeMarkdown } from "../src/format/escape.js";
+import { withFields } from "../src/withFields.js";
 
 /** The modal's custom id (SPEC: begins with `token-set`) and its one text input. */
 export const TOKEN_MODAL_ID = "token-set";
@@ -98,7 +99,7 @@ export const command: CommandModule<TokenArgs> = {
       const rateLimit = status ? ((await services.scout.rateLimit(request)) ?? null) : null;
       const lostAt = status ? undefined : await services.tokenAdmin.lostAt(guildId);
       return {
-        message: formatTokenStatus(status ? { ...status, rateLimit } : null, {
+        message: formatTokenStatus(status ? withFields(status, { rateLimit }) : null, {
           now: services.now(),
           ...(lostAt ? { lostAt } : {}),
         }),

@@ -6,6 +6,7 @@ import type { ResolvedToken, TokenResolver } from "../tokens/tokenResolver.js";
 import type { PrivateAccess } from "./privateAccess.js";
 import type { RecentRepositories } from "./recentRepositories.js";
 import type { Asker, Fetched } from "./scout.js";
+import { withFields } from "../withFields.js";
 
 /** The shape version of cached issue and commit answers. */
 const ITEM_ANSWER_VERSION = 1;
@@ -67,24 +68,26 @@ export function createItemAnswers(options: {
       const key = {
         fingerprint: resolved.fingerprint,
         version: ITEM_ANSWER_VERSION,
-        args: { ...repoArgs(args.repo), number: args.number },
+        args: withFields(repoArgs(args.repo), { number: args.number }),
       };
-      const done = await cache.peek<IssueAnswer>({ ...key, kind: "issue-done" });
+      const done = await cache.peek<IssueAnswer>(withFields(key, { kind: "issue-done" }));
       const answer =
         done ??
         (await cache.getOrFetch<IssueAnswer>({
-          ...key,
+          fingerprint: key.fingerprint,
+          version: key.version,
+          args: key.args,
           kind: "issue",
           ttl: "short",
           // A merged pull request is kept once, as `issue-done` (issue 23: store once).
-          keptAt: (value) => (value.state === "merged" ? { ...key, kind: "issue-done" } : undefined),
+          keptAt: (value) => (value.state === "merged" ? withFields(key, { kind: "issue-done" }) : undefined),
           fetch: async () => {
             // Admitted before anything is stored: a refused answer never reaches the cache.
             const value = await privateAccess.read(asker, resolved, args.repo, (token) =>
               github.issueOrPullRequest(token, args),
             );
             if (value.state === "merged")
-              await cache.put({ ...key, kind: "issue-done", ttl: "pinned" }, value);
+              await cache.put(withFields(key, { kind: "issue-done", ttl: "pinned" as const }), value);
             return value;
           },
         }));
@@ -97,7 +100,7 @@ export function createItemAnswers(options: {
         kind: "commit",
         fingerprint: resolved.fingerprint,
         version: ITEM_ANSWER_VERSION,
-        args: { ...repo, oid: oid.toLowerCase() },
+        args: withFields(repo, { oid: oid.toLowerCase() }),
       });
       const read = (ref: string | undefined): Promise<CommitAnswer> =>
         privateAccess.read(asker, resolved, args.repo, (token) =>
@@ -106,7 +109,10 @@ export function createItemAnswers(options: {
       const answer =
         args.ref !== undefined && FULL_OID.test(args.ref)
           ? await cache.getOrFetch<CommitAnswer>({
-              ...pinnedKey(args.ref),
+              kind: "commit",
+              fingerprint: resolved.fingerprint,
+              version: ITEM_ANSWER_VERSION,
+              args: pinnedKey(args.ref).args,
               ttl: "pinned",
               fetch: () => read(args.ref),
             })
@@ -115,13 +121,13 @@ export function createItemAnswers(options: {
               fingerprint: resolved.fingerprint,
               version: ITEM_ANSWER_VERSION,
               ttl: "short",
-              args: { ...repo, ref: args.ref ?? "HEAD" },
+              args: withFields(repo, { ref: args.ref ?? "HEAD" }),
               // The commit a ref names is kept once, at its id (issue 23: store once).
               keptAt: (value) => pinnedKey(value.oid),
               fetch: async () => {
                 const value = await read(args.ref);
                 // One call answered two questions: the ref now, and the commit for good.
-                await cache.put({ ...pinnedKey(value.oid), ttl: "pinned" }, value);
+                await cache.put(withFields(pinnedKey(value.oid), { ttl: "pinned" as const }), value);
                 return value;
               },
             });

@@ -16,6 +16,7 @@ import type { PrivateAccess } from "./privateAccess.js";
 import type { RecentRepositories } from "./recentRepositories.js";
 import type { Asker, Fetched } from "./scout.js";
 import type { Upstream } from "./upstream.js";
+import { withFields } from "../withFields.js";
 
 /** Commits a `/history` page shows. */
 export const HISTORY_PAGE_SIZE = 10;
@@ -130,13 +131,12 @@ export function createOwnershipAnswers(options: {
         fingerprint: resolved.fingerprint,
         ttl: pinned ? "pinned" : "short",
         version: VERSION,
-        args: {
-          ...repoKey(args.repo),
+        args: withFields(repoKey(args.repo), {
           ref: args.ref ?? "HEAD",
           path: args.path,
           after: args.after ?? null,
           first: HISTORY_PAGE_SIZE,
-        },
+        }),
         fetch: () =>
           privateAccess.read(asker, resolved, args.repo, (token) =>
             github.history(token, {
@@ -156,7 +156,7 @@ export function createOwnershipAnswers(options: {
         answer.fromCache,
       );
       recent.remember(resolved.fingerprint, answer.value.repository.nameWithOwner);
-      return { ...fetchedOf(answer, resolved), ...(privacy ? { privacy } : {}) };
+      return privacy ? withFields(fetchedOf(answer, resolved), { privacy }) : fetchedOf(answer, resolved);
     },
 
     async owners(asker, args) {
@@ -172,7 +172,11 @@ export function createOwnershipAnswers(options: {
         fingerprint: resolved.fingerprint,
         ttl: pinned ? "pinned" : "short",
         version: VERSION,
-        args: { ...repoKey(args.repo), ref: args.ref ?? "HEAD", path: args.path, since: since.toISOString() },
+        args: withFields(repoKey(args.repo), {
+          ref: args.ref ?? "HEAD",
+          path: args.path,
+          since: since.toISOString(),
+        }),
         fetch: async () => {
           const value = await privateAccess.read(asker, resolved, args.repo, (token) =>
             github.ownersTree(token, {
@@ -205,7 +209,7 @@ export function createOwnershipAnswers(options: {
         kind: "owners-blame",
         fingerprint: resolved.fingerprint,
         version: VERSION,
-        args: { ...repoKey(args.repo), oid: commit.oid, path },
+        args: withFields(repoKey(args.repo), { oid: commit.oid, path }),
       } as const;
       const held = await cache.peek<{ blamed: FileBlame[]; points: number }>(blameRequest);
       if (!held && batches.length > 0)
@@ -213,7 +217,10 @@ export function createOwnershipAnswers(options: {
       const blame =
         held ??
         (await cache.getOrFetch<{ blamed: FileBlame[]; points: number }>({
-          ...blameRequest,
+          kind: blameRequest.kind,
+          fingerprint: blameRequest.fingerprint,
+          version: blameRequest.version,
+          args: blameRequest.args,
           ttl: "pinned",
           fetch: async () => {
             const answers = await inBatches(

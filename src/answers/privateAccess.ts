@@ -8,6 +8,7 @@ import type { RepoRef, RepositoriesPage, RepositoryAccess, RepositoryVisibility 
 import type { TokenUse } from "../github/tokenSpend.js";
 import type { ResolvedToken, TokenAsker } from "../tokens/tokenResolver.js";
 import type { Upstream } from "./upstream.js";
+import { withFields } from "../withFields.js";
 
 /** What every answer knows of its repository's visibility. */
 export interface VisibilityFacts {
@@ -174,7 +175,7 @@ export function createPrivateAccess(options: {
   async function noteMissing(resolved: ResolvedToken, repo: RepoRef, error: unknown): Promise<void> {
     if (resolved.origin !== "default" || !(error instanceof RepositoryNotFoundError)) return;
     notMissing.delete(notMissingKey(resolved, repo));
-    await cache.put({ ...missingRequest(resolved, repo), ttl: "short" }, true);
+    await cache.put(withFields(missingRequest(resolved, repo), { ttl: "short" as const }), true);
   }
 
   async function read<T extends { repository: VisibilityFacts }>(

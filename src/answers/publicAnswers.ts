@@ -2,6 +2,7 @@ import type { AnswerCache, CacheKeyRequest, CachedAnswer } from "../cache/answer
 import type { RepositoryAccess, RepositoryHeader } from "../github/types.js";
 import type { ResolvedToken, TokenAsker } from "../tokens/tokenResolver.js";
 import { isPrivateRepository, type PrivateAccess } from "./privateAccess.js";
+import { withFields } from "../withFields.js";
 
 /**
  * The scope of answers every token may read: in place of a token's fingerprint in a cache key. A
@@ -73,17 +74,24 @@ export function createPublicAnswers(options: {
     if (isPrivateRepository(access.value)) return false;
     // Dated when GitHub said so: the access entry read may be nearly a short TTL old, and a check
     // re-armed from now would serve a repository turned private for twice the short TTL.
-    await cache.put({ ...checkRequest(repo), ttl: "short" }, true, access.fetchedAt);
+    await cache.put(withFields(checkRequest(repo), { ttl: "short" as const }), true, access.fetchedAt);
     return true;
   }
 
   const putRef = (repo: RepoArgs, ref: string, oid: string): Promise<void> =>
-    cache.put({ kind: "public-refs", fingerprint: PUBLIC_SCOPE, ttl: "short", args: { ...repo, ref } }, oid);
+    cache.put(
+      { kind: "public-refs", fingerprint: PUBLIC_SCOPE, ttl: "short", args: withFields(repo, { ref }) },
+      oid,
+    );
 
   return {
     async refCommit(repo, ref) {
       return (
-        await cache.peek<string>({ kind: "public-refs", fingerprint: PUBLIC_SCOPE, args: { ...repo, ref } })
+        await cache.peek<string>({
+          kind: "public-refs",
+          fingerprint: PUBLIC_SCOPE,
+          args: withFields(repo, { ref }),
+        })
       )?.value;
     },
     async pinned<T>(key: PinnedKey, asker: TokenAsker, resolved: ResolvedToken) {
@@ -97,17 +105,20 @@ export function createPublicAnswers(options: {
       if (isPrivateRepository(value.repository)) return;
       const repo = { owner: key.args.owner, name: key.args.name };
       await Promise.all([
-        cache.put({ ...key, fingerprint: PUBLIC_SCOPE, ttl: "pinned" }, value),
-        cache.put({ ...checkRequest(repo), ttl: "short" }, true),
+        cache.put(withFields(inScope(key, PUBLIC_SCOPE), { ttl: "pinned" as const }), value),
+        cache.put(withFields(checkRequest(repo), { ttl: "short" as const }), true),
         ...(ref !== undefined ? [putRef(repo, ref, key.args.oid)] : []),
       ]);
     },
     keptAt(key, value) {
-      return isPrivateRepository(value.repository) ? undefined : { ...key, fingerprint: PUBLIC_SCOPE };
+      return isPrivateRepository(value.repository) ? undefined : inScope(key, PUBLIC_SCOPE);
     },
     async publishRef(repo, ref, oid, facts) {
       if (isPrivateRepository(facts)) return;
-      await Promise.all([cache.put({ ...checkRequest(repo), ttl: "short" }, true), putRef(repo, ref, oid)]);
+      await Promise.all([
+        cache.put(withFields(checkRequest(repo), { ttl: "short" as const }), true),
+        putRef(repo, ref, oid),
+      ]);
     },
   };
 }

@@ -6,6 +6,7 @@ import type { Coordination } from "./coordination.js";
 import type { CacheStore } from "./guardedStore.js";
 import { createHotTier, type HotTier } from "./hotTier.js";
 import { STORED_FORMS, type StoredForm } from "./storedForms.js";
+import { withFields } from "../withFields.js";
 
 /** What a cache key may be built from: flat, already-normalized arguments. */
 export type CacheArgValue = string | number | boolean | null | undefined;
@@ -249,7 +250,7 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
     if (!record?.at) return record as HeldAnswer | undefined;
     const kept = await readRecord(record.at.kind, record.at.key);
     if (!kept || kept.at) return undefined;
-    return { ...(kept as HeldAnswer), expiresAt: Math.min(record.expiresAt, kept.expiresAt) };
+    return withFields(kept as HeldAnswer, { expiresAt: Math.min(record.expiresAt, kept.expiresAt) });
   }
 
   /**
@@ -272,7 +273,7 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
       : record;
     hot?.set(key, own);
     const form = forms[request.kind];
-    const stored = form && !kept ? { ...own, value: form.encode(own.value) } : own;
+    const stored = form && !kept ? withFields(own, { value: form.encode(own.value) }) : own;
     return options.store(request.kind).set(key, stored, ttlMs);
   }
 

@@ -16,6 +16,7 @@ import { modalFieldsOf } from "./options.js";
 import { decidePageDelivery } from "./privateDelivery.js";
 import type { InteractionReply } from "./reply.js";
 import { assertAdmin, type InteractionFacts } from "./request.js";
+import { withFields } from "../../withFields.js";
 
 /** A button press or a modal submit: what the core routes by custom id. */
 export type ComponentInteraction = APIMessageComponentButtonInteraction | APIModalSubmitInteraction;
@@ -42,7 +43,10 @@ export async function handleComponent(
   const answer: (() => Promise<CommandAnswer>) | undefined = isModal
     ? module?.modalSubmit &&
       (() =>
-        module.modalSubmit!({ ...component, fields: modalFieldsOf(interaction.data.components) }, services))
+        module.modalSubmit!(
+          withFields(component, { fields: modalFieldsOf(interaction.data.components) }),
+          services,
+        ))
     : module?.button && (() => module.button!(component, services));
   if (!module || !answer) {
     await replyWithError(reply, new ExpiredComponentError(), logger, situation, !isModal);

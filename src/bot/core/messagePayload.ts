@@ -1,6 +1,7 @@
 import { MessageFlags, type APIInteractionResponse } from "discord-api-types/v10";
 import type { FormattedMessage } from "../../format/message.js";
 import type { OutgoingMessage } from "./responder.js";
+import { withFields } from "../../withFields.js";
 
 /**
  * The bodies made of kept messages (frozen whole by the rendered answers' store, see
@@ -74,5 +75,5 @@ function outgoing(message: FormattedMessage, options: { ephemeral?: boolean }): 
 export function withNote(message: FormattedMessage, note: string | undefined): FormattedMessage {
   if (!note) return message;
   const content = message.content ? `${message.content}\n${note}` : note;
-  return { ...message, content: content.slice(0, 2000) };
+  return withFields(message, { content: content.slice(0, 2000) });
 }

@@ -47,10 +47,11 @@ function send(
     const onClose = (): void =>
       reject(new Error("the interactions request closed before its first response was sent"));
     reply.once("close", onClose);
-    reply.writeHead(status, {
-      ...(contentType ? { "Content-Type": contentType } : {}),
-      "Content-Length": String(typeof body === "string" ? Buffer.byteLength(body) : body.length),
-    });
+    const length = String(typeof body === "string" ? Buffer.byteLength(body) : body.length);
+    reply.writeHead(
+      status,
+      contentType ? { "Content-Type": contentType, "Content-Length": length } : { "Content-Length": length },
+    );
     reply.end(body, () => {
       reply.off("close", onClose);
       resolve();
