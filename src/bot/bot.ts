@@ -21,6 +21,7 @@ import { createMemoryReplayGuard, type ReplayGuard } from "./http/replayGuard.js
 import { createSignatureVerifier, signatureBackend } from "./http/signature.js";
 import type { Services } from "./services.js";
 import { warmUp, WARM_UP_ROUNDS } from "./warmUp.js";
+import { withFields } from "../withFields.js";
 
 /** How long a stop waits for Discord to take the "restarting" edits of unfinished interactions. */
 const ABANDON_MS = 1_000;
@@ -172,7 +173,7 @@ export function createBot(options: BotOptions): Bot {
           pingMs: shard.ping,
         }))
       : [];
-  options.metrics?.setSources({ ...options.metricsSources, shards });
+  options.metrics?.setSources(Object.assign({}, options.metricsSources, { shards }));
   /**
    * `GET /readyz`: the gateway's shards ready (or the HTTP endpoint serving), the stores answering,
    * and the GitHub URLs leading to GitHub.
@@ -218,9 +219,12 @@ export function createBot(options: BotOptions): Bot {
   return {
     transport,
     core,
+    // The bot itself, made once: the rule is for what each interaction makes (eslint.config.js).
+    // eslint-disable-next-line no-restricted-syntax
     get httpUrl() {
       return (server ?? metricsServer)?.url ?? null;
     },
+    // eslint-disable-next-line no-restricted-syntax
     get metricsUrl() {
       return metricsServer?.url ?? null;
     },
@@ -245,8 +249,9 @@ export function createBot(options: BotOptions): Bot {
         const startedAt = performance.now();
         const seen = await warmUp({ commands: options.commands, services: options.services, logger, rounds });
         const ms = Math.round(performance.now() - startedAt);
-        if (seen.errors > 0) logger.warn({ ...seen, ms }, "warm-up: some sample questions met an error");
-        else logger.info({ ...seen, ms }, "warmed up");
+        if (seen.errors > 0)
+          logger.warn(withFields(seen, { ms }), "warm-up: some sample questions met an error");
+        else logger.info(withFields(seen, { ms }), "warmed up");
       }
       if (server) {
         const port = await server.listen(options.httpPort ?? 0, options.httpHost);

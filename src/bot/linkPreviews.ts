@@ -24,6 +24,7 @@ import { parseRepoArgument } from "../input/repoArgument.js";
 import type { Logger } from "../logger.js";
 import { toOutgoing } from "./core/messagePayload.js";
 import type { Services } from "./services.js";
+import { withFields } from "../withFields.js";
 
 /** The same link is not previewed again in the same channel within this (SPEC section 7). */
 export const REPEAT_WINDOW_MS = 5 * 60_000;
@@ -213,12 +214,11 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
     }
     const { body } = toOutgoing(formatPreviewReply(embeds, message.author.id));
     const made = (await rest.post(Routes.channelMessages(channelId), {
-      body: {
-        ...body,
+      body: withFields(body, {
         // The author is not pinged; a message deleted meanwhile gets no orphan preview.
         allowed_mentions: { parse: [], replied_user: false },
         message_reference: { message_id: message.id, fail_if_not_exists: true },
-      },
+      }),
     })) as APIMessage;
     const record: PreviewRecord = { previewId: made.id, channelId, keys };
     await replies.set(recordKey(message.id), record, FOLLOW_MS).catch((error: unknown) => {
@@ -270,11 +270,11 @@ export function createLinkPreviews(options: LinkPreviewOptions): LinkPreviews {
       await rest.patch(Routes.channelMessage(record.channelId, record.previewId), {
         body: toOutgoing(formatPreviewReply(embeds, authorId)).body,
       });
-      await replies.set(recordKey(message.id), { ...record, keys }, FOLLOW_MS);
+      await replies.set(recordKey(message.id), withFields(record, { keys }), FOLLOW_MS);
     } catch (error) {
       if (!unknownMessage(error)) throw error;
       // Dismissed or deleted by a moderator: an edit does not bring it back.
-      await replies.set(recordKey(message.id), { ...record, gone: true }, FOLLOW_MS);
+      await replies.set(recordKey(message.id), withFields(record, { gone: true }), FOLLOW_MS);
     }
   }
 

@@ -25,6 +25,7 @@ import {
 import { EVERYWHERE } from "./commonOptions.js";
 import { errorSituationOf, sentenceFor } from "./core/errorReply.js";
 import type { Services } from "./services.js";
+import { withFields } from "../withFields.js";
 
 /** What the arguments of a command answering a file link may also say, beside its own. */
 interface LinkArgs {
@@ -110,7 +111,9 @@ export function severalLinks(
   services: Services,
   commandName: string,
 ): CommandAnswer {
-  const numbered: Numbered[] = outcomes.map((outcome, index) => ({ ...outcome, number: index + 1 }));
+  const numbered: Numbered[] = outcomes.map((outcome, index) =>
+    Object.assign({}, outcome, { number: index + 1 }),
+  );
   const notes =
     skipped > 0
       ? [
@@ -123,10 +126,9 @@ export function severalLinks(
   if (privateOnes.length === 0 || !publicOnes.some((outcome) => "answer" in outcome)) {
     return combine(numbered, notes, request, services, commandName);
   }
-  return {
-    ...combine(publicOnes, notes, request, services, commandName),
+  return withFields(combine(publicOnes, notes, request, services, commandName), {
     privateRest: combine(privateOnes, [], request, services, commandName),
-  };
+  });
 }
 
 /**
@@ -145,11 +147,13 @@ export function messageMenu<Args extends object>(
     name: options.name,
     ...EVERYWHERE,
   };
-  const argsFor = (link: FileLink, services: Services, embedBudget?: number): Args & LinkArgs => ({
-    ...command.parse({ repo: link.url }, services),
-    ...(options.wholeIfSmall ? { wholeIfSmall: true } : {}),
-    ...(embedBudget !== undefined ? { embedBudget } : {}),
-  });
+  const argsFor = (link: FileLink, services: Services, embedBudget?: number): Args & LinkArgs =>
+    Object.assign(
+      {},
+      command.parse({ repo: link.url }, services),
+      options.wholeIfSmall ? { wholeIfSmall: true } : {},
+      embedBudget !== undefined ? { embedBudget } : {},
+    );
   return {
     data,
     // Undefined: the server's thread setting decides (a menu has no `thread` option).
@@ -162,11 +166,12 @@ export function messageMenu<Args extends object>(
       let links = fileLinksOf(textOf(TARGET_MESSAGE_CONTENT), hosts);
       if (links.files.length === 0) {
         const inEmbeds = fileLinksOf(textOf(TARGET_MESSAGE_EMBED_LINKS), hosts);
-        links = {
-          ...inEmbeds,
-          notFile: links.notFile || inEmbeds.notFile,
-          ...(links.otherHost !== undefined ? { otherHost: links.otherHost } : {}),
-        };
+        links = Object.assign(
+          {},
+          inEmbeds,
+          { notFile: links.notFile || inEmbeds.notFile },
+          links.otherHost !== undefined ? { otherHost: links.otherHost } : {},
+        );
       }
       if (links.files.length === 0) throw new NoFileLinkError(links.otherHost, links.notFile);
       return links;

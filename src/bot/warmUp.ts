@@ -17,6 +17,7 @@ import type { OutgoingMessage, Responder } from "./core/responder.js";
 import type { RenderedAnswers } from "./renderedAnswers.js";
 import type { Services } from "./services.js";
 import { sampleAnswers } from "./warmUpSamples.js";
+import { withFields } from "../withFields.js";
 
 /** Rounds of the sample questions: enough for V8 to optimize the answer path (see the bench). */
 export const WARM_UP_ROUNDS = 150;
@@ -162,12 +163,11 @@ export async function warmUp(options: {
 }): Promise<Seen> {
   const rounds = options.rounds ?? WARM_UP_ROUNDS;
   let round = 0;
-  const services: Services = {
-    ...options.services,
+  const services: Services = withFields(options.services, {
     scout: sampleScout(() => round),
     buttons: createButtonStateStore(null),
     rendered: renderEveryTime,
-  };
+  });
   const core = createInteractionCore({
     commands: options.commands,
     services,

@@ -1,5 +1,6 @@
 import type { BlameCommit, BlameRange } from "../github/types.js";
 import { sanitizeSingleLine } from "./escape.js";
+import { withFields } from "../withFields.js";
 
 /**
  * The range algorithms of a blame answer: GitHub's ranges made safe to walk (sorted, sensible),
@@ -45,11 +46,12 @@ export function rangesWithin(ranges: readonly BlameRange[], start: number, end: 
     const range = ranges[index]!;
     if (range.startingLine > end) break;
     if (range.endingLine < start) continue;
-    found.push({
-      ...range,
-      startingLine: Math.max(start, range.startingLine),
-      endingLine: Math.min(end, range.endingLine),
-    });
+    found.push(
+      withFields(range, {
+        startingLine: Math.max(start, range.startingLine),
+        endingLine: Math.min(end, range.endingLine),
+      }),
+    );
   }
   return found;
 }

@@ -21,6 +21,7 @@ import {
   type FormattedMessage,
   type Freshness,
 } from "./message.js";
+import { withFields } from "../withFields.js";
 
 /** What the issue answer needs besides its data. */
 export interface IssueMeta {
@@ -151,7 +152,7 @@ export function formatIssue(answer: IssueAnswer, meta: IssueMeta): FormattedMess
   const authorUrl = embedUrl(answer.repository.url);
   if (authorUrl && embed.author) embed.author.url = authorUrl;
   // The body gets what the rest leaves of this answer's room.
-  const room = embedRoom(meta) - measureEmbed({ ...embed, description: head });
+  const room = embedRoom(meta) - measureEmbed(withFields(embed, { description: head }));
   const body = bodyExcerpt(answer.body, Math.min(BODY_CHARACTERS, room - 2));
   embed.description = body === "" ? head : `${head}\n\n${body}`;
   const message = emptyMessage();

@@ -2,6 +2,7 @@
 import { ButtonStyle, type APIButtonComponent, type APIEmbed } from "discord-api-types/v10";
 import { ELLIPSIS, sanitizeSingleLine, truncate, ZWSP } from "./escape.js";
 import type { FormattedMessage } from "./message.js";
+import { withFields } from "../withFields.js";
 
 /**
  * Discord's limits for a message (DISCORD-FACTS.md). Lengths are checked in UTF-16 units, which
@@ -229,18 +230,19 @@ function fitEmbed(embed: APIEmbed): APIEmbed {
     fitted.description = cutMarkdown(fitted.description, LIMITS.description);
     if (fitted.description === "") delete fitted.description;
   }
-  if (fitted.footer) fitted.footer = { ...fitted.footer, text: truncate(fitted.footer.text, LIMITS.footer) };
+  if (fitted.footer)
+    fitted.footer = withFields(fitted.footer, { text: truncate(fitted.footer.text, LIMITS.footer) });
   if (fitted.author)
-    fitted.author = {
-      ...fitted.author,
+    fitted.author = withFields(fitted.author, {
       name: truncate(sanitizeSingleLine(fitted.author.name), LIMITS.author),
-    };
+    });
   if (fitted.fields) {
-    let fields = fitted.fields.map((field) => ({
-      ...field,
-      name: truncate(field.name, LIMITS.fieldName) || ZWSP,
-      value: cutMarkdown(field.value, LIMITS.fieldValue) || ZWSP,
-    }));
+    let fields = fitted.fields.map((field) =>
+      withFields(field, {
+        name: truncate(field.name, LIMITS.fieldName) || ZWSP,
+        value: cutMarkdown(field.value, LIMITS.fieldValue) || ZWSP,
+      }),
+    );
     if (fields.length > LIMITS.fields) {
       const hidden = fields.length - (LIMITS.fields - 1);
       fields = [...fields.slice(0, LIMITS.fields - 1), { name: ELLIPSIS, value: `${hidden} more not shown` }];
@@ -311,7 +313,7 @@ export function fitMessage(message: FormattedMessage): FormattedMessage {
       .slice(0, LIMITS.buttonsPerRow)
       .map(fitButton)
       .filter((button): button is APIButtonComponent => button !== null);
-    return buttons.length > 0 ? [{ ...row, components: buttons }] : [];
+    return buttons.length > 0 ? [withFields(row, { components: buttons })] : [];
   });
   const usedNames = new Set<string>();
   const files = message.files.slice(0, LIMITS.files).map((file) => {

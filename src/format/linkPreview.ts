@@ -17,6 +17,7 @@ import {
   type FormattedMessage,
 } from "./message.js";
 import { digitsOf, displayLine, fileLines, languageFor } from "./snippet.js";
+import { withFields } from "../withFields.js";
 
 /*
  * Compact previews (SPEC section 7): one small embed per link, for a reply that previews several
@@ -176,7 +177,9 @@ const PRIVATE_MARK = "🔒 private repository";
 export function withPrivateMark(embed: APIEmbed): APIEmbed {
   const text = embed.footer?.text;
   if (text?.includes(PRIVATE_MARK)) return embed;
-  return { ...embed, footer: { ...embed.footer, text: text ? `${text} · ${PRIVATE_MARK}` : PRIVATE_MARK } };
+  return withFields(embed, {
+    footer: withFields(embed.footer ?? {}, { text: text ? `${text} · ${PRIVATE_MARK}` : PRIVATE_MARK }),
+  });
 }
 
 /** The custom id of a preview's Dismiss button: who may press it is its author (`<prefix>:<authorId>`). */
