@@ -1,6 +1,7 @@
 import type { Keyv } from "keyv";
 import { settleWithin } from "../timeouts.js";
 import type { OutageReporter } from "./outageReporter.js";
+import { withFields } from "../withFields.js";
 
 /**
  * A namespace of the cache family (answers, ETags, button state). It never fails: a store that
@@ -177,7 +178,7 @@ export function guardDurableKeyv(
       return existed;
     },
     keys() {
-      const listing = { ...guard, timeoutMs: Math.max(guard.timeoutMs, LISTING_TIMEOUT_MS) };
+      const listing = withFields(guard, { timeoutMs: Math.max(guard.timeoutMs, LISTING_TIMEOUT_MS) });
       return guarded(
         listing,
         "keys",

@@ -15,6 +15,7 @@ import {
 } from "./guardedStore.js";
 import { memoryBackend } from "./memoryBackend.js";
 import type { Backend } from "./storeBackend.js";
+import { withFields } from "../withFields.js";
 
 /**
  * The cache namespaces RepoScout uses: one per kind of answer, plus ETags, button state, confirmed
@@ -179,8 +180,11 @@ export async function openStores(options: OpenStoresOptions): Promise<Stores> {
   const isClosed = (): boolean => closed;
   const cacheTimeoutMs = options.cacheTimeoutMs ?? 400;
   const durableTimeoutMs = options.durableTimeoutMs ?? 2_000;
-  const cacheGuard: GuardOptions = { ...backend.cacheGuard, timeoutMs: cacheTimeoutMs, isClosed };
-  const durableGuard: GuardOptions = { ...backend.durableGuard, timeoutMs: durableTimeoutMs, isClosed };
+  const cacheGuard: GuardOptions = withFields(backend.cacheGuard, { timeoutMs: cacheTimeoutMs, isClosed });
+  const durableGuard: GuardOptions = withFields(backend.durableGuard, {
+    timeoutMs: durableTimeoutMs,
+    isClosed,
+  });
   // The bound of the cache family; the durable family is never booked, so never evicted.
   const bound: CacheBound | undefined = backend.books
     ? createCacheBound(backend.books, {
@@ -190,14 +194,13 @@ export async function openStores(options: OpenStoresOptions): Promise<Stores> {
     : undefined;
   const tracked = (namespace: string): GuardOptions =>
     bound
-      ? {
-          ...cacheGuard,
+      ? withFields(cacheGuard, {
           track: {
-            read: (key) => bound.read(backend.storedKey(namespace, key)),
-            written: (key) => bound.written(backend.storedKey(namespace, key)),
-            removed: (key) => bound.removed(backend.storedKey(namespace, key)),
+            read: (key: string) => bound.read(backend.storedKey(namespace, key)),
+            written: (key: string) => bound.written(backend.storedKey(namespace, key)),
+            removed: (key: string) => bound.removed(backend.storedKey(namespace, key)),
           },
-        }
+        })
       : cacheGuard;
   // One Keyv per namespace and kind of view, whatever the number of callers.
   const cache = memoize((namespace) => guardCacheKeyv(backend.cacheKeyv(namespace), tracked(namespace)));

@@ -1,4 +1,5 @@
 import type { BlameAnswer, BlameCommit, BlameRange } from "../github/types.js";
+import { withFields } from "../withFields.js";
 
 /**
  * How a kind of answer is kept in the store when its plain JSON would repeat itself: `encode`
@@ -55,7 +56,7 @@ export const blameStoredForm: StoredForm = {
       }
       ranges.push(range.startingLine, range.endingLine, range.age, at);
     }
-    const stored: StoredBlame = { ...answer, form: COMMIT_TABLE, commits, ranges };
+    const stored: StoredBlame = withFields(answer, { form: COMMIT_TABLE, commits, ranges });
     return stored;
   },
   decode(stored) {
@@ -76,7 +77,7 @@ export const blameStoredForm: StoredForm = {
         commit,
       };
     }
-    const answer = { ...rest, ranges } as BlameAnswer;
+    const answer = withFields(rest, { ranges }) as BlameAnswer;
     return answer;
   },
 };

@@ -2,6 +2,7 @@ import { LRUCache } from "lru-cache";
 import type { DurableStore } from "../cache/guardedStore.js";
 import { UserFacingError } from "../errors.js";
 import type { Logger } from "../logger.js";
+import { withFields } from "../withFields.js";
 
 /** Every setting of one server, as `/settings show` prints it. */
 export interface GuildSettingsSnapshot {
@@ -130,7 +131,7 @@ export function createGuildSettings(
   async function change(guildId: string, fields: Partial<SettingsRecord>): Promise<void> {
     try {
       const record = asRecord(await store.get(guildId));
-      const next = { ...record, ...fields, updatedAt: new Date().toISOString() };
+      const next = Object.assign({}, record, fields, { updatedAt: new Date().toISOString() });
       await store.set(guildId, next);
       remembered.set(guildId, { snapshot: snapshotOf(next), readAt: now() });
     } catch (error) {
@@ -179,7 +180,7 @@ export function createGuildSettings(
     async markToken(guildId, storedAt) {
       try {
         const record = asRecord(await store.get(guildId));
-        await store.set(guildId, { ...record, tokenStoredAt: storedAt ?? null });
+        await store.set(guildId, withFields(record, { tokenStoredAt: storedAt ?? null }));
       } catch (error) {
         logger?.warn({ guildId, err: error }, "guild settings: the token marker could not be written");
       }

@@ -11,6 +11,7 @@ import {
   unseal as unsealText,
   type SealingKey,
 } from "./sealing.js";
+import { withFields } from "../withFields.js";
 
 /** A server token as the vault gives it back. */
 export interface StoredToken {
@@ -157,8 +158,8 @@ export function logStoreFailure(
   error: unknown,
 ): void {
   if (error instanceof StoreUnavailableError)
-    logger.debug({ ...fields, store: error.store, operation: error.operation }, message);
-  else logger.error({ ...fields, err: error }, message);
+    logger.debug(withFields(fields, { store: error.store, operation: error.operation }), message);
+  else logger.error(withFields(fields, { err: error }), message);
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Logger } from "../logger.js";
 import { TokenStoreUnavailableError } from "./tokenVault.js";
 import type { UserSession, UserTokenVault } from "./userTokenVault.js";
 import type { TokenVersions } from "./tokenVersions.js";
+import { withFields } from "../withFields.js";
 
 /**
  * People's own GitHub tokens (after `/login`): read from the encrypted vault, renewed before they
@@ -210,7 +211,7 @@ export function createUserTokens(options: {
       await drop(userId, session, `renewal refused: ${error.oauthError}`);
       throw new SignInEndedError("refused");
     }
-    const next: UserSession = { ...session, ...renewed };
+    const next: UserSession = withFields(session, renewed);
     // Kept under the version the old one was read under until the vault holds the new pair.
     const readUnder = remembered.get(userId)?.version;
     remembered.set(userId, { session: next, readAt: now(), version: readUnder });
