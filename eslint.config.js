@@ -2,6 +2,20 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
+/** See the block that applies it: no getter or setter in an object literal on the answer path. */
+const NO_ACCESSOR_IN_LITERAL = {
+  selector: "ObjectExpression > Property[kind=/^(get|set)$/]",
+  message:
+    "No getter or setter in an object literal on the answer path: V8 keeps what its closure reaches out of young collections. Use a plain field, a method or a class.",
+};
+
+/** See the block that applies it: no object literal that starts with a spread and goes on. */
+const NO_SPREAD_FIRST_IN_LITERAL = {
+  selector: ":function ObjectExpression[properties.length>1] > SpreadElement:first-child",
+  message:
+    "No object literal that starts with a spread and goes on on the answer path: in Node 20's V8 it survives young collections with what it reaches. Write it out, or use withFields (src/withFields.ts).",
+};
+
 export default tseslint.config(
   { ignores: ["node_modules/", "data/", "coverage/", ".tmp/", "dist/"] },
   js.configs.recommended,
@@ -41,16 +55,7 @@ export default tseslint.config(
       "src/github/**",
       "commands/**",
     ],
-    rules: {
-      "no-restricted-syntax": [
-        "error",
-        {
-          selector: "ObjectExpression > Property[kind=/^(get|set)$/]",
-          message:
-            "No getter or setter in an object literal on the answer path: V8 keeps what its closure reaches out of young collections. Use a plain field, a method or a class.",
-        },
-      ],
-    },
+    rules: { "no-restricted-syntax": ["error", NO_ACCESSOR_IN_LITERAL] },
   },
   {
     // In Node 20's V8 an object literal that starts with a spread and goes on with more properties
@@ -62,21 +67,8 @@ export default tseslint.config(
     // alone, is fine; so is one made once, at start (outside any function). src/github is left out:
     // its objects are made once per call to GitHub, beside a round trip over the network.
     files: ["src/bot/**", "src/answers/**", "src/cache/**", "src/format/**", "src/tokens/**", "commands/**"],
-    rules: {
-      "no-restricted-syntax": [
-        "error",
-        {
-          selector: "ObjectExpression > Property[kind=/^(get|set)$/]",
-          message:
-            "No getter or setter in an object literal on the answer path: V8 keeps what its closure reaches out of young collections. Use a plain field, a method or a class.",
-        },
-        {
-          selector: ":function ObjectExpression[properties.length>1] > SpreadElement:first-child",
-          message:
-            "No object literal that starts with a spread and goes on on the answer path: in Node 20's V8 it survives young collections with what it reaches. Write it out, or use withFields (src/withFields.ts).",
-        },
-      ],
-    },
+    // The rule's list replaces the one above where both apply: the accessor restriction again.
+    rules: { "no-restricted-syntax": ["error", NO_ACCESSOR_IN_LITERAL, NO_SPREAD_FIRST_IN_LITERAL] },
   },
   {
     files: ["test/**"],
