@@ -1,3 +1,4 @@
+// Over 300 lines: every error GitHub answers with, as data (one small class per fact, with what the user is told kept in format/); read together, they are the client's error contract.
 import { UserFacingError } from "../errors.js";
 import type { RepoRef, RepositoryAccess } from "./types.js";
 

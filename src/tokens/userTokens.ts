@@ -1,10 +1,10 @@
+// Over 300 lines: one service whose reads, renewals and drops share the sign-ins it remembers and the versions other processes change; split, each part would need that state passed in.
 import { LRUCache } from "lru-cache";
 import { UserFacingError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { TokenStoreUnavailableError } from "./tokenVault.js";
 import type { UserSession, UserTokenVault } from "./userTokenVault.js";
 import type { TokenVersions } from "./tokenVersions.js";
-import { withFields } from "../withFields.js";
 
 /**
  * People's own GitHub tokens (after `/login`): read from the encrypted vault, renewed before they
@@ -211,7 +211,7 @@ export function createUserTokens(options: {
       await drop(userId, session, `renewal refused: ${error.oauthError}`);
       throw new SignInEndedError("refused");
     }
-    const next: UserSession = withFields(session, renewed);
+    const next: UserSession = Object.assign({}, session, renewed);
     // Kept under the version the old one was read under until the vault holds the new pair.
     const readUnder = remembered.get(userId)?.version;
     remembered.set(userId, { session: next, readAt: now(), version: readUnder });
