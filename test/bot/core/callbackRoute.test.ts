@@ -3,7 +3,11 @@ import type { AddressInfo } from "node:net";
 import { DefaultUserAgent, DiscordAPIError, REST, Routes } from "discord.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createCallbackRoute, type CallbackRoute } from "../../../src/bot/core/callbackRoute.js";
-import { createInteractionsRest, DISCORD_CONNECTIONS } from "../../../src/bot/core/discordConnections.js";
+import {
+  createInteractionsRest,
+  DISCORD_CONNECTIONS,
+  INTERACTION_QUEUES_SWEEP_MS,
+} from "../../../src/bot/core/discordConnections.js";
 import { startSandboxWorld, type SandboxWorld } from "../../../src/sandbox/harness.js";
 import { transcriptOf } from "../../../src/sandbox/transcript.js";
 
@@ -198,6 +202,38 @@ describe("connections to Discord for interactions", () => {
       waiting,
     );
     expect(seen).toEqual({ held: DISCORD_CONNECTIONS, connections: DISCORD_CONNECTIONS });
+  });
+});
+
+describe("the interactions' REST over time", () => {
+  it("forgets the queue of each interaction's webhook once idle, instead of keeping it (and its token) for an hour", async () => {
+    const api = await scriptedApi(Array.from({ length: 5 }, () => json(200, { id: "1" })));
+    const interactions = createInteractionsRest({ apiUrl: api.url, queuesSweepMs: 25 });
+    try {
+      for (let n = 0; n < 5; n++) {
+        await interactions.rest.patch(Routes.webhookMessage("1", `token${n}`, "@original"), {
+          auth: false,
+          body: { content: "edited" },
+        });
+      }
+      // One queue per interaction token: REST keys webhook routes by the token.
+      expect(interactions.rest.handlers.size).toBe(5);
+      await expect.poll(() => interactions.rest.handlers.size, { timeout: 5_000, interval: 20 }).toBe(0);
+    } finally {
+      await interactions.close();
+      api.server.closeAllConnections();
+      await new Promise((resolve) => api.server.close(resolve));
+    }
+  });
+
+  it("sweeps every minute by default, far below REST's hour", () => {
+    const interactions = createInteractionsRest({ apiUrl: "http://127.0.0.1:9/api" });
+    try {
+      expect(interactions.rest.options.handlerSweepInterval).toBe(INTERACTION_QUEUES_SWEEP_MS);
+      expect(INTERACTION_QUEUES_SWEEP_MS).toBeLessThanOrEqual(60_000);
+    } finally {
+      void interactions.close();
+    }
   });
 });
 
