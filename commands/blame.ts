@@ -24,6 +24,7 @@ import { parseRepoArgument, webHostsOf } from "../src/input/repoArgument.js";
 import { autocompleteRepoAndPath } from "../src/answers/autocomplete.js";
 import type { Fetched } from "../src/answers/scout.js";
 import { firstExistingSplit } from "../src/answers/urlSplits.js";
+import { withFields } from "../src/withFields.js";
 
 /** Lines shown when none are asked for. */
 const DEFAULT_LINES = 20;
@@ -87,17 +88,19 @@ async function render(
   );
   const size = shown.end - shown.start + 1;
   const buttons: NavigationButtons = {};
-  const oid = answer.commit.oid;
-  const path = answer.path;
-  // Written out rather than spread from a shared base: see `stateOf`.
-  const stateOf = (start: number, end: number): BlameButtonState =>
-    ref !== undefined ? { repo, oid, path, ref, start, end } : { repo, oid, path, start, end };
+  const base = { repo, oid: answer.commit.oid, path: answer.path, ...(ref !== undefined ? { ref } : {}) };
   if (total > 0 && shown.start > 1) {
-    const state = stateOf(Math.max(1, shown.start - size), shown.start - 1);
+    const state: BlameButtonState = withFields(base, {
+      start: Math.max(1, shown.start - size),
+      end: shown.start - 1,
+    });
     buttons.previous = `blame:${await services.buttons.put(state)}`;
   }
   if (shown.end < total) {
-    const state = stateOf(shown.end + 1, Math.min(total, shown.end + size));
+    const state: BlameButtonState = withFields(base, {
+      start: shown.end + 1,
+      end: Math.min(total, shown.end + size),
+    });
     buttons.next = `blame:${await services.buttons.put(state)}`;
   }
   const now = services.now();

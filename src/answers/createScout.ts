@@ -149,23 +149,21 @@ export function createScout(options: {
     const answer =
       shared ??
       (oid
-        ? await cache.getOrFetch<T>({
-            kind,
-            version: REPOSITORY_ANSWER_VERSION,
-            args: pinnedKey(oid).args,
-            fingerprint,
-            ttl: "pinned",
-            // A public answer is kept once, in the shared scope (published by `admitted`).
-            keptAt: (value) => publicAnswers.keptAt(pinnedKey(oid), value),
-            fetch: () =>
-              admitted(oid, false).catch((error: unknown) => {
-                // The commit id came from the cache, not from the user: name what they asked for.
-                if (!givenOid && error instanceof PathNotFoundError) {
-                  throw new PathNotFoundError(args.repo, args.path, args.ref);
-                }
-                throw error;
-              }),
-          })
+        ? await cache.getOrFetch<T>(
+            withFields(inScope(pinnedKey(oid), fingerprint), {
+              ttl: "pinned" as const,
+              // A public answer is kept once, in the shared scope (published by `admitted`).
+              keptAt: (value: T) => publicAnswers.keptAt(pinnedKey(oid), value),
+              fetch: () =>
+                admitted(oid, false).catch((error: unknown) => {
+                  // The commit id came from the cache, not from the user: name what they asked for.
+                  if (!givenOid && error instanceof PathNotFoundError) {
+                    throw new PathNotFoundError(args.repo, args.path, args.ref);
+                  }
+                  throw error;
+                }),
+            }),
+          )
         : await cache.getOrFetch<T>({
             kind: `${kind}-by-ref`,
             fingerprint,

@@ -108,14 +108,9 @@ export function createItemAnswers(options: {
         );
       const answer =
         args.ref !== undefined && FULL_OID.test(args.ref)
-          ? await cache.getOrFetch<CommitAnswer>({
-              kind: "commit",
-              fingerprint: resolved.fingerprint,
-              version: ITEM_ANSWER_VERSION,
-              args: pinnedKey(args.ref).args,
-              ttl: "pinned",
-              fetch: () => read(args.ref),
-            })
+          ? await cache.getOrFetch<CommitAnswer>(
+              withFields(pinnedKey(args.ref), { ttl: "pinned" as const, fetch: () => read(args.ref) }),
+            )
           : await cache.getOrFetch<CommitAnswer>({
               kind: "commit-by-ref",
               fingerprint: resolved.fingerprint,

@@ -216,27 +216,25 @@ export function createOwnershipAnswers(options: {
         await affordable(asker, resolved, batches.length, selection.read.length);
       const blame =
         held ??
-        (await cache.getOrFetch<{ blamed: FileBlame[]; points: number }>({
-          kind: blameRequest.kind,
-          fingerprint: blameRequest.fingerprint,
-          version: blameRequest.version,
-          args: blameRequest.args,
-          ttl: "pinned",
-          fetch: async () => {
-            const answers = await inBatches(
-              batches.map(
-                (paths) => (): Promise<BlameBatch> =>
-                  upstream(asker, resolved, "graphql", (token) =>
-                    github.ownersBlame(token, { repo: args.repo, oid: commit.oid, paths }),
-                  ),
-              ),
-              BLAME_CONCURRENCY,
-            );
-            pointsSpent += answers.length;
-            for (const answer of answers) privateAccess.admit(resolved, answer.repository);
-            return { blamed: answers.flatMap((answer) => answer.files), points: answers.length };
-          },
-        }));
+        (await cache.getOrFetch<{ blamed: FileBlame[]; points: number }>(
+          withFields(blameRequest, {
+            ttl: "pinned" as const,
+            fetch: async () => {
+              const answers = await inBatches(
+                batches.map(
+                  (paths) => (): Promise<BlameBatch> =>
+                    upstream(asker, resolved, "graphql", (token) =>
+                      github.ownersBlame(token, { repo: args.repo, oid: commit.oid, paths }),
+                    ),
+                ),
+                BLAME_CONCURRENCY,
+              );
+              pointsSpent += answers.length;
+              for (const answer of answers) privateAccess.admit(resolved, answer.repository);
+              return { blamed: answers.flatMap((answer) => answer.files), points: answers.length };
+            },
+          }),
+        ));
       recent.remember(resolved.fingerprint, tree.value.repository.nameWithOwner);
       // The answer is as old as its oldest part.
       const fetchedAt =
