@@ -146,7 +146,7 @@ export class Admission {
     return this.queue.size;
   }
 
-  /** True once every slot is taken: the next interaction waits its turn, so acknowledge it at once. */
+  /** True once every slot is taken: the next interaction waits its turn in the queue. */
   underPressure(): boolean {
     return this.active >= this.options.maxActive;
   }

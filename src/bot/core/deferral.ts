@@ -1,5 +1,5 @@
-import { settlesWithin } from "../../timeouts.js";
-import { BusyError, type Admission, type Asking } from "./admission.js";
+import { settleWithin, settlesWithin } from "../../timeouts.js";
+import { BusyError, type Admission, type Asking, type Release } from "./admission.js";
 
 /**
  * Discord refuses a first response after 3 s: answers not ready by this point are deferred, which
@@ -39,14 +39,13 @@ export function interactionAgeMs(id: string, now: number = Date.now()): number {
 }
 
 /**
- * How long an answer may still be awaited before the first response: the configured window, cut
- * short by the interaction's age (so that the deferral still reaches Discord within its 3 s however
- * late the interaction reached the bot), and none when every slot is taken. An answer ready at once
- * (an in-process cache hit) is still sent as the first response itself: one request to Discord
- * rather than a deferral and an edit, which matters most when the bot is behind.
+ * How long an answer (or a turn in the queue) may still be awaited before the first response: the
+ * configured window, cut short by the interaction's age, so that the deferral still reaches
+ * Discord within its 3 s however late the interaction reached the bot. An answer ready at once (an
+ * in-process cache hit) is still sent as the first response itself: one request to Discord rather
+ * than a deferral and an edit, which matters most when the bot is behind.
  */
-export function deferWindowMs(ageMs: number, deferAfterMs: number, busy: boolean): number {
-  if (busy) return 0;
+export function deferWindowMs(ageMs: number, deferAfterMs: number): number {
   return Math.max(0, Math.min(deferAfterMs, ACKNOWLEDGE_BY_MS - ageMs));
 }
 
@@ -76,16 +75,21 @@ export interface PacedAnswerOptions {
 }
 
 /**
- * Answers one interaction within Discord's deadline, whatever the load (the first response is
- * sent before any other work when the answer cannot be counted on in time):
- * - a free slot and time to spare: the work starts and is deferred only if not ready in the
- *   window left (an in-process cache hit is answered in the first response itself);
- * - a free slot but a late arrival: the answer if ready within this turn of the event loop (a
- *   cache hit), else the deferral at once, beside the work;
- * - no free slot: deferred at once, then the work waits its turn in the queue (told the bot is
- *   busy if its turn comes too late to answer);
+ * Answers one interaction within Discord's deadline, whatever the load (the deferral goes out
+ * before the window ends whenever the answer is not there):
+ * - a free slot: the work starts and is deferred only if not ready in the window left (an
+ *   in-process cache hit is answered in the first response itself, however late it arrived);
+ * - no free slot: it waits its turn in the queue; a turn that comes within the window is a free
+ *   slot with the rest of the window, else the deferral goes out when the window ends and the
+ *   work still waits its turn (told the bot is busy if its turn comes too late to answer);
  * - a full queue, or the asker (or their server) already at its bound: {@link BusyError} at once,
  *   nothing else done.
+ *
+ * Waiting for a turn before deferring is what keeps a burst from feeding itself: a deferral and its
+ * edit are two requests to Discord where an answer is one, about twice the CPU. Deferring whatever
+ * found the slots taken (as this did until 2026-11) turned a queue formed at a cold start into a
+ * deferral for nearly every interaction after it, on a cpu shared with another process, and the
+ * extra requests kept the queue from draining.
  */
 export async function answerInTime<T>(
   options: PacedAnswerOptions,
@@ -93,16 +97,27 @@ export async function answerInTime<T>(
   defer: () => Promise<unknown>,
 ): Promise<{ value: T; deferred: boolean }> {
   const now = options.now ?? Date.now;
-  const busy = options.admission.underPressure();
+  const windowLeft = (): number => deferWindowMs(interactionAgeMs(options.id, now()), options.deferAfterMs);
   const entry = options.admission.enter(options.asking);
   if (entry.kind === "refused") throw new BusyError(entry.reason);
-  if (entry.kind === "now") {
-    const work = start();
-    void work.then(entry.release, entry.release);
-    const windowMs = deferWindowMs(interactionAgeMs(options.id, now()), options.deferAfterMs, busy);
-    // No time left to wait (the interaction arrived late): the answer is still taken when it is
-    // ready within this turn of the event loop (a cache hit), else the deferral goes out at once.
-    return withDeferral(work, defer, windowMs);
+  /** The work, once it holds a slot; the slot is given back when it ends. */
+  const run = (release: Release): Promise<T> => {
+    let work: Promise<T>;
+    try {
+      if (interactionAgeMs(options.id, now()) > QUEUE_LIMIT_MS) throw new BusyError("waitedTooLong");
+      work = start();
+    } catch (error) {
+      release();
+      throw error;
+    }
+    void work.then(release, release);
+    return work;
+  };
+  if (entry.kind === "now") return withDeferral(run(entry.release), defer, windowLeft());
+  const windowMs = windowLeft();
+  if (windowMs > 0) {
+    const turn = await settleWithin(entry.slot, windowMs);
+    if (!turn.timedOut) return withDeferral(run(turn.value), defer, windowLeft());
   }
   try {
     await defer();
@@ -111,11 +126,5 @@ export async function answerInTime<T>(
     void entry.slot.then((release) => release());
     throw error;
   }
-  const release = await entry.slot;
-  try {
-    if (interactionAgeMs(options.id, now()) > QUEUE_LIMIT_MS) throw new BusyError("waitedTooLong");
-    return { value: await start(), deferred: true };
-  } finally {
-    release();
-  }
+  return { value: await run(await entry.slot), deferred: true };
 }

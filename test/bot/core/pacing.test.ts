@@ -1,5 +1,5 @@
 import { InteractionResponseType, type APIInteraction } from "discord-api-types/v10";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { Admission, BusyError } from "../../../src/bot/core/admission.js";
 import {
   answerInTime,
@@ -32,13 +32,12 @@ describe("an interaction's age", () => {
     expect(interactionAgeMs("not-a-snowflake", now)).toBe(0);
   });
 
-  it("shortens the window before deferring by the interaction's age, and leaves none when late or busy", () => {
-    expect(deferWindowMs(0, 1_500, false)).toBe(1_500);
-    expect(deferWindowMs(400, 1_500, false)).toBe(1_500);
-    expect(deferWindowMs(800, 1_500, false)).toBe(1_200);
-    expect(deferWindowMs(2_400, 1_500, false)).toBe(0);
-    expect(deferWindowMs(100, 1_500, true)).toBe(0);
-    expect(deferWindowMs(0, 3_000, false)).toBe(2_000);
+  it("shortens the window before deferring by the interaction's age, and leaves none when late", () => {
+    expect(deferWindowMs(0, 1_500)).toBe(1_500);
+    expect(deferWindowMs(400, 1_500)).toBe(1_500);
+    expect(deferWindowMs(800, 1_500)).toBe(1_200);
+    expect(deferWindowMs(2_400, 1_500)).toBe(0);
+    expect(deferWindowMs(0, 3_000)).toBe(2_000);
   });
 });
 
@@ -97,7 +96,7 @@ describe("answering in time", () => {
     expect(order).toEqual(["deferred", "work done"]);
   });
 
-  it("acknowledges a queued interaction at once, and starts its work only when a slot frees", async () => {
+  it("answers a queued interaction in its first response when its turn comes within the window", async () => {
     const admission = new Admission({ maxActive: 1, maxQueued: 4 });
     const held = admission.enter();
     const order: string[] = [];
@@ -110,10 +109,49 @@ describe("answering in time", () => {
       async () => order.push("deferred"),
     );
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(order).toEqual(["deferred"]);
+    expect(order).toEqual([]);
+    if (held?.kind === "now") held.release();
+    await expect(pending).resolves.toEqual({ value: "done", deferred: false });
+    expect(order).toEqual(["work"]);
+    expect(admission.activeCount()).toBe(0);
+  });
+
+  it("defers a queued interaction when its window ends, and starts its work only when a slot frees", async () => {
+    const admission = new Admission({ maxActive: 1, maxQueued: 4 });
+    const held = admission.enter();
+    const order: string[] = [];
+    const pending = answerInTime(
+      { id: idAt(Date.now()), admission, deferAfterMs: 30 },
+      async () => {
+        order.push("work");
+        return "done";
+      },
+      async () => order.push("deferred"),
+    );
+    await vi.waitFor(() => expect(order).toEqual(["deferred"]));
+    expect(admission.queuedCount()).toBe(1);
     if (held?.kind === "now") held.release();
     await expect(pending).resolves.toEqual({ value: "done", deferred: true });
     expect(order).toEqual(["deferred", "work"]);
+    expect(admission.activeCount()).toBe(0);
+  });
+
+  it("defers at once a queued interaction that arrived too late to wait for its turn", async () => {
+    const admission = new Admission({ maxActive: 1, maxQueued: 4 });
+    const held = admission.enter();
+    const order: string[] = [];
+    const pending = answerInTime(
+      { id: idAt(Date.now() - 2_400), admission, deferAfterMs: 1_500 },
+      async () => {
+        order.push("work");
+        return "done";
+      },
+      async () => order.push("deferred"),
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(order).toEqual(["deferred"]);
+    if (held?.kind === "now") held.release();
+    await expect(pending).resolves.toEqual({ value: "done", deferred: true });
     expect(admission.activeCount()).toBe(0);
   });
 
@@ -156,7 +194,7 @@ describe("answering in time", () => {
     const admission = new Admission({ maxActive: 1, maxQueued: 4 });
     const held = admission.enter();
     await expect(
-      answerInTime({ id: idAt(Date.now()), admission, deferAfterMs: 1_500 }, quick, async () => {
+      answerInTime({ id: idAt(Date.now()), admission, deferAfterMs: 10 }, quick, async () => {
         throw Object.assign(new Error("Unknown interaction"), { code: 10062 });
       }),
     ).rejects.toMatchObject({ code: 10062 });
@@ -173,7 +211,9 @@ describe("the core under a burst", () => {
       commands: new Map([["echo", echoCommand({ delayMs: 30 })]]),
       services: coreServices(),
       logger: silentLogger(),
-      deferAfterMs: 1_500,
+      // A window shorter than the command's 30 ms: no slot frees before a queued interaction's
+      // window ends (a turn that comes within it is answered in the first response, tested above).
+      deferAfterMs: 10,
       maxActive: 4,
       maxQueued: 8,
       // The burst comes from one person: their own bound (fairAdmission.test.ts) is set past it.
@@ -196,7 +236,8 @@ describe("the core under a burst", () => {
     const ackMs = await Promise.all(burst.map((one) => one.acknowledged));
     // Every one was acknowledged, long before Discord's 3 seconds.
     expect(Math.max(...ackMs)).toBeLessThan(500);
-    // The 8 queued were deferred at once and answered by an edit; the 8 past the queue read "busy".
+    // The 8 queued were deferred when their window ended and answered by an edit; the 8 past the
+    // queue read "busy".
     const deferred = firstTypes.filter(
       (type) => type === InteractionResponseType.DeferredChannelMessageWithSource,
     );
