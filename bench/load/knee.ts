@@ -168,7 +168,7 @@ function overloadLine(phase: PhaseLabel, who: Who, result: RateResult, bare?: Ra
   const beside = bare
     ? `  GC ${ratio(result.gcMs, bare.gcMs)} and peak RSS ${ratio(result.peakRssMb, bare.peakRssMb)} the bare bot's`
     : "";
-  return `  ${phase}  ${who.padEnd(20)} late ${result.late}/${result.sent}  answered ${answered}  busy ${busy}  error ${error}  no answer ${unanswered}  p50 ${result.p50.toFixed(0)} ms  p99 ${result.p99.toFixed(0)} ms  GC ${result.gcMs.toFixed(0)} ms  peak RSS ${result.peakRssMb.toFixed(0)} MB${beside}`;
+  return `  ${phase}  ${who.padEnd(20)} late ${result.late}/${result.sent}  answered ${answered}  busy ${busy}  error ${error}  no answer ${unanswered}  p50 ${result.p50.toFixed(0)} ms  p99 ${result.p99.toFixed(0)} ms  deferred ${result.deferred}  answer p50 ${result.answerP50.toFixed(0)} ms  p99 ${result.answerP99.toFixed(0)} ms  GC ${result.gcMs.toFixed(0)} ms  peak RSS ${result.peakRssMb.toFixed(0)} MB${beside}`;
 }
 
 /** The figures of one overload line of RepoScout's, each beside the bare bot's. */

@@ -5,6 +5,7 @@
  * and what the bot's process spent (CPU from /proc, time in GC from its meter) and held (peak RSS).
  */
 import type { InteractionHandle, InteractionRequest } from "../../src/sandbox/discord/index.js";
+import { snowflakeTimestamp } from "../../src/sandbox/discord/snowflake.js";
 import { transcriptOf } from "../../src/sandbox/transcript.js";
 import { cpuMs, rssMb, type BotProcess } from "./processes.js";
 import type { LoadStandIns } from "./standIns.js";
@@ -17,8 +18,17 @@ export interface RateResult {
   sent: number;
   /** First responses the local Discord refused or never got within 3 s. */
   late: number;
+  /** Time from each interaction's creation to its first response, ms. */
   p50: number;
   p99: number;
+  /**
+   * Time from each interaction's creation to its final visible answer (its first response, or the
+   * edit or follow-up after a deferral), ms; NaN when not judged. What the person waits to read.
+   */
+  answerP50: number;
+  answerP99: number;
+  /** Interactions whose first response was a deferral (0 when not judged). */
+  deferred: number;
   /** By the end: answered, told busy, another error, or no final answer in time. */
   outcomes: { answered: number; busy: number; error: number; unanswered: number };
   cpuMsPerInteraction: number;
@@ -75,6 +85,8 @@ export async function runAtRate(
   const gcBefore = await bot.gc();
   const cpuBefore = cpuMs(bot.pid);
   const handles: InteractionHandle[] = [];
+  /** Each judged interaction's final answer: how long after its creation, or null when none came. */
+  const answers: Array<Promise<number | null>> = [];
   const settled: Array<Promise<void>> = [];
   const started = performance.now();
   for (let n = 0; n < total; n++) {
@@ -86,7 +98,17 @@ export async function runAtRate(
     const sending = stand.discord.interact(make(n));
     settled.push(
       sending.then(async (handle) => {
-        if (options.judge) handles.push(handle);
+        if (options.judge) {
+          handles.push(handle);
+          // Waited for from the start, so that the time read is when the answer came, not when
+          // the run ended; the interaction's creation time is in its id.
+          answers.push(
+            handle.waitForAnswer({ timeoutMs: options.drainMs ?? 60_000 }).then(
+              () => Date.now() - snowflakeTimestamp(handle.id),
+              () => null,
+            ),
+          );
+        }
         try {
           times.push((await handle.waitForResponse({ timeoutMs: 0 })).afterMs);
         } catch {
@@ -97,15 +119,20 @@ export async function runAtRate(
   }
   await Promise.all(settled);
   const outcomes = { answered: 0, busy: 0, error: 0, unanswered: 0 };
+  const answerTimes: number[] = [];
+  let deferred = 0;
   if (options.judge) {
-    await Promise.all(
-      handles.map((handle) =>
-        handle.waitForAnswer({ timeoutMs: options.drainMs ?? 60_000 }).then(
-          () => void outcomes[outcomeOf(handle)]++,
-          () => void outcomes.unanswered++,
-        ),
-      ),
-    );
+    const ended = await Promise.all(answers);
+    handles.forEach((handle, n) => {
+      const afterMs = ended[n];
+      if (afterMs === null || afterMs === undefined) {
+        outcomes.unanswered++;
+        return;
+      }
+      answerTimes.push(afterMs);
+      outcomes[outcomeOf(handle)]++;
+      if (handle.record().deferred) deferred++;
+    });
   } else {
     // Let the answers finish before the next step starts.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -119,6 +146,9 @@ export async function runAtRate(
     late,
     p50: percentile(times, 50),
     p99: percentile(times, 99),
+    answerP50: percentile(answerTimes, 50),
+    answerP99: percentile(answerTimes, 99),
+    deferred,
     outcomes,
     cpuMsPerInteraction: cpu / total,
     gcMs: gcAfter.gcMs - gcBefore.gcMs,
