@@ -158,8 +158,15 @@ async function overloadApart(
   const last = output.trim().split("\n").at(-1) ?? "";
   if (code !== 0 || !last.startsWith("{"))
     throw new Error(`an overload run failed (exit ${code}): ${output.slice(-2_000)}`);
-  return JSON.parse(last) as { result: RateResult; message?: unknown };
+  const parsed = JSON.parse(last) as { result: RateResult; message?: unknown };
+  // JSON writes NaN (a percentile of nothing: every first response late, say) as null.
+  for (const [key, value] of Object.entries(parsed.result))
+    if (value === null) Object.assign(parsed.result, { [key]: NaN });
+  return parsed;
 }
+
+/** Milliseconds, whole, or "–" when there were none to measure. */
+const wholeMs = (value: number): string => (Number.isFinite(value) ? `${value.toFixed(0)} ms` : "–");
 
 const ratio = (ours: number, theirs: number): string => `${(ours / theirs).toFixed(2)}×`;
 
@@ -168,7 +175,7 @@ function overloadLine(phase: PhaseLabel, who: Who, result: RateResult, bare?: Ra
   const beside = bare
     ? `  GC ${ratio(result.gcMs, bare.gcMs)} and peak RSS ${ratio(result.peakRssMb, bare.peakRssMb)} the bare bot's`
     : "";
-  return `  ${phase}  ${who.padEnd(20)} late ${result.late}/${result.sent}  answered ${answered}  busy ${busy}  error ${error}  no answer ${unanswered}  p50 ${result.p50.toFixed(0)} ms  p99 ${result.p99.toFixed(0)} ms  deferred ${result.deferred}  answer p50 ${result.answerP50.toFixed(0)} ms  p99 ${result.answerP99.toFixed(0)} ms  GC ${result.gcMs.toFixed(0)} ms  peak RSS ${result.peakRssMb.toFixed(0)} MB${beside}`;
+  return `  ${phase}  ${who.padEnd(20)} late ${result.late}/${result.sent}  answered ${answered}  busy ${busy}  error ${error}  no answer ${unanswered}  p50 ${wholeMs(result.p50)}  p99 ${wholeMs(result.p99)}  deferred ${result.deferred}  answer p50 ${wholeMs(result.answerP50)}  p99 ${wholeMs(result.answerP99)}  GC ${wholeMs(result.gcMs)}  peak RSS ${result.peakRssMb.toFixed(0)} MB${beside}`;
 }
 
 /** The figures of one overload line of RepoScout's, each beside the bare bot's. */
