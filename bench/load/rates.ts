@@ -4,7 +4,7 @@
  * acknowledgement", the user reads "The application did not respond"), how each interaction ended,
  * and what the bot's process spent (CPU from /proc, time in GC from its meter) and held (peak RSS).
  */
-import type { InteractionHandle, InteractionRequest } from "../../src/sandbox/discord/index.js";
+import type { InteractionRecord, InteractionRequest } from "../../src/sandbox/discord/index.js";
 import { snowflakeTimestamp } from "../../src/sandbox/discord/snowflake.js";
 import { transcriptOf } from "../../src/sandbox/transcript.js";
 import { cpuMs, rssMb, type BotProcess } from "./processes.js";
@@ -51,8 +51,8 @@ const BUSY_WORDS = [
 ];
 
 /** How an interaction ended, read from what the local Discord holds of it. */
-function outcomeOf(handle: InteractionHandle): keyof RateResult["outcomes"] {
-  const transcript = transcriptOf(handle.record());
+function outcomeOf(record: InteractionRecord): keyof RateResult["outcomes"] {
+  const transcript = transcriptOf(record);
   // Every reason the bot gives for not taking a request under load (errorSentence.ts's busySentence):
   // the whole bot full, too long a wait, one person's or one server's share taken.
   if (BUSY_WORDS.some((words) => transcript.text.includes(words))) return "busy";
@@ -84,9 +84,11 @@ export async function runAtRate(
   }, 200);
   const gcBefore = await bot.gc();
   const cpuBefore = cpuMs(bot.pid);
-  const handles: InteractionHandle[] = [];
-  /** Each judged interaction's final answer: how long after its creation, or null when none came. */
-  const answers: Array<Promise<number | null>> = [];
+  const outcomes = { answered: 0, busy: 0, error: 0, unanswered: 0 };
+  const answerTimes: number[] = [];
+  let deferred = 0;
+  /** Each judged interaction's end, counted as it comes. */
+  const judged: Array<Promise<void>> = [];
   const settled: Array<Promise<void>> = [];
   const started = performance.now();
   for (let n = 0; n < total; n++) {
@@ -99,13 +101,16 @@ export async function runAtRate(
     settled.push(
       sending.then(async (handle) => {
         if (options.judge) {
-          handles.push(handle);
           // Waited for from the start, so that the time read is when the answer came, not when
           // the run ended; the interaction's creation time is in its id.
-          answers.push(
+          judged.push(
             handle.waitForAnswer({ timeoutMs: options.drainMs ?? 60_000 }).then(
-              () => Date.now() - snowflakeTimestamp(handle.id),
-              () => null,
+              (record) => {
+                answerTimes.push(Date.now() - snowflakeTimestamp(handle.id));
+                outcomes[outcomeOf(record)]++;
+                if (record.deferred) deferred++;
+              },
+              () => void outcomes.unanswered++,
             ),
           );
         }
@@ -118,21 +123,8 @@ export async function runAtRate(
     );
   }
   await Promise.all(settled);
-  const outcomes = { answered: 0, busy: 0, error: 0, unanswered: 0 };
-  const answerTimes: number[] = [];
-  let deferred = 0;
   if (options.judge) {
-    const ended = await Promise.all(answers);
-    handles.forEach((handle, n) => {
-      const afterMs = ended[n];
-      if (afterMs === null || afterMs === undefined) {
-        outcomes.unanswered++;
-        return;
-      }
-      answerTimes.push(afterMs);
-      outcomes[outcomeOf(handle)]++;
-      if (handle.record().deferred) deferred++;
-    });
+    await Promise.all(judged);
   } else {
     // Let the answers finish before the next step starts.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
