@@ -1,4 +1,4 @@
-import { LRUCache } from "lru-cache";
+import { createClaimTable } from "./claimTable.js";
 
 /**
  * While the shared store cannot be asked, how old a request may be and still be taken: Discord sends
@@ -25,15 +25,15 @@ export interface ReplayGuard {
 /**
  * A replay guard in this process's memory, bounded: past `max` keys the oldest go first (they are
  * older than the timestamp window long before that on any real load). The whole truth for one
- * process, so the signing time does not matter to it.
+ * process, so the signing time does not matter to it. The keys are held in typed arrays
+ * (./claimTable.ts), not as strings in a map: a claim per interaction leaves nothing to collect.
  */
-export function createMemoryReplayGuard(options: { max?: number } = {}): ReplayGuard {
-  const seen = new LRUCache<string, true>({ max: options.max ?? 100_000, ttlAutopurge: false });
+export function createMemoryReplayGuard(options: { max?: number; now?: () => number } = {}): ReplayGuard {
+  const seen = createClaimTable(options.max ?? 100_000);
+  const now = options.now ?? Date.now;
   return {
     async claim(key, ttlMs) {
-      if (seen.has(key)) return false;
-      seen.set(key, true, { ttl: ttlMs });
-      return true;
+      return seen.claim(key, ttlMs, now());
     },
   };
 }
