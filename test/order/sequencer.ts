@@ -6,7 +6,7 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 export const DURATIONS_FILE = new URL("./durations.json", import.meta.url);
 
 /** The committed durations, by `project:path` (as vitest's own cache keys them), in ms. */
-export function committedDurations(): Map<string, number> {
+function committedDurations(): Map<string, number> {
   try {
     const parsed = JSON.parse(readFileSync(DURATIONS_FILE, "utf8")) as {
       durations?: Record<string, unknown>;
@@ -22,7 +22,7 @@ export function committedDurations(): Map<string, number> {
 }
 
 /**
- * Longest file first, within each project. Vitest runs a project's files on two workers and waits
+ * Longest file first, within each project. Vitest runs a project's files on its workers and waits
  * for the last before the next project starts, so a long file started last runs alone: on a fresh
  * clone (CI), with no cache of durations, vitest orders by file size, and the 44-line file that
  * waits 5 s on Discord's global rate limit started last. The durations come from vitest's cache

@@ -158,21 +158,21 @@ export function createClaimTable(max: number): ClaimTable {
       fingerprint(key);
       const a = firstHash;
       const b = secondHash;
+      // Never 0, which marks an empty slot.
       const expiry = Math.max(now + ttlMs, Number.MIN_VALUE);
       const found = find(a, b);
       if (found >= 0 && expires[found]! > now) return false;
       claims += 1;
-      if (found >= 0) {
-        expires[found] = expiry;
-        numbers[found] = claims;
-        remember(a, b, claims);
-        return true;
-      }
-      // Dropping the oldest claim may move entries: the free slot is looked up after it.
+      // Dropping the oldest claim may move entries, or drop this key's expired claim: the slot is
+      // looked up after it.
       remember(a, b, claims);
-      if ((used + 1) * 2 > expires.length) grow();
-      put(~find(a, b), a, b, expiry, claims);
-      used += 1;
+      let slot = find(a, b);
+      if (slot < 0) {
+        if ((used + 1) * 2 > expires.length) grow();
+        slot = ~find(a, b);
+        used += 1;
+      }
+      put(slot, a, b, expiry, claims);
       return true;
     },
     size: () => used,

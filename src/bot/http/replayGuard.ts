@@ -28,12 +28,11 @@ export interface ReplayGuard {
  * process, so the signing time does not matter to it. The keys are held in typed arrays
  * (./claimTable.ts), not as strings in a map: a claim per interaction leaves nothing to collect.
  */
-export function createMemoryReplayGuard(options: { max?: number; now?: () => number } = {}): ReplayGuard {
+export function createMemoryReplayGuard(options: { max?: number } = {}): ReplayGuard {
   const seen = createClaimTable(options.max ?? 100_000);
-  const now = options.now ?? Date.now;
   return {
     async claim(key, ttlMs) {
-      return seen.claim(key, ttlMs, now());
+      return seen.claim(key, ttlMs, Date.now());
     },
   };
 }
