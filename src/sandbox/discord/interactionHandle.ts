@@ -82,6 +82,12 @@ export interface InteractionHandle {
    * messages) for that long.
    */
   waitForAnswer(options?: WaitOptions & { settleMs?: number }): Promise<InteractionRecord>;
+  /**
+   * Resolves, with the time it came (ms since the epoch), once the bot has given its final visible
+   * answer (as `waitForAnswer`), building no snapshot: for load generators, which read the record
+   * after their run rather than while the bot is still answering.
+   */
+  waitForAnswerTime(options?: WaitOptions): Promise<number>;
   /** Resolves once a first response arrived and nothing happened on the interaction for `quietMs` (default 200). */
   waitForSettled(options?: WaitOptions & { quietMs?: number }): Promise<InteractionRecord>;
   /**
@@ -179,11 +185,12 @@ export function createInteractionHandle(
 ): InteractionHandle {
   const record = () => interactionRecord(state, interaction);
 
-  const wait = (
+  const wait = <T = InteractionRecord>(
     label: string,
     ready: () => boolean,
     options: { timeoutMs?: number; quietMs?: number },
-  ): Promise<InteractionRecord> =>
+    result: () => T = record as () => T,
+  ): Promise<T> =>
     new Promise((resolve, reject) => {
       const quietMs = options.quietMs ?? 0;
       let quietTimer: NodeJS.Timeout | null = null;
@@ -198,12 +205,12 @@ export function createInteractionHandle(
         if (!ready()) return;
         if (quietMs <= 0) {
           stop();
-          resolve(record());
+          resolve(result());
           return;
         }
         quietTimer = setTimeout(() => {
           stop();
-          resolve(record());
+          resolve(result());
         }, quietMs);
       };
       const off = state.onInteractionActivity(interaction.id, check);
@@ -230,6 +237,13 @@ export function createInteractionHandle(
         ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
         quietMs: options.settleMs ?? 0,
       }),
+    waitForAnswerTime: (options = {}) =>
+      wait(
+        "a final answer",
+        () => isAnswered(state, interaction),
+        options,
+        () => Date.now(),
+      ),
     waitForSettled: (options = {}) =>
       wait("a settled state", () => interaction.response !== null, {
         ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),

@@ -141,6 +141,46 @@ describe("the local Discord under load", () => {
     );
   });
 
+  it("tells when the final answer came, a deferral's once its placeholder is edited, without a snapshot", async () => {
+    const { stand } = await start();
+    const handle = await stand.interact({
+      kind: "slash",
+      name: "blame",
+      options: { repo: "demo/widgets", path: "README.md" },
+    });
+    const answered = handle.waitForAnswerTime({ timeoutMs: 5_000 });
+    expect((await callback(stand, handle.id, handle.token, { type: 5 })).status).toBe(204);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const beforeEdit = Date.now();
+    const edit = await fetch(
+      `${stand.apiUrl}/v10/webhooks/${stand.applicationId}/${handle.token}/messages/@original`,
+      {
+        method: "PATCH",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ content: "the answer" }),
+      },
+    );
+    expect(edit.status).toBe(200);
+    const at = await answered;
+    // Not the deferral's time: the edit's, which is when the person reads an answer.
+    expect(at).toBeGreaterThanOrEqual(beforeEdit);
+    expect(at).toBeLessThanOrEqual(Date.now());
+    expect(handle.record()).toMatchObject({ answered: true, deferred: true });
+  });
+
+  it("rejects waitForAnswerTime when no final answer came in time", async () => {
+    const { stand } = await start();
+    const handle = await stand.interact({
+      kind: "slash",
+      name: "blame",
+      options: { repo: "demo/widgets", path: "README.md" },
+    });
+    expect((await callback(stand, handle.id, handle.token, { type: 5 })).status).toBe(204);
+    await expect(handle.waitForAnswerTime({ timeoutMs: 50 })).rejects.toThrow(
+      /a final answer not reached within 50 ms/,
+    );
+  });
+
   it("holds at most maxInteractions, forgetting the oldest and the messages they wrote", async () => {
     const { stand, bot } = await start({ maxInteractions: 3 });
     answerEverything(stand, bot);
