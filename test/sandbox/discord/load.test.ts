@@ -53,6 +53,17 @@ const callback = (stand: DiscordStandIn, id: string, token: string, body: unknow
     body: JSON.stringify(body),
   });
 
+/** A /blame the bot deferred (type 5): its answer is still to come. */
+async function deferredBlame(stand: DiscordStandIn) {
+  const handle = await stand.interact({
+    kind: "slash",
+    name: "blame",
+    options: { repo: "demo/widgets", path: "README.md" },
+  });
+  expect((await callback(stand, handle.id, handle.token, { type: 5 })).status).toBe(204);
+  return handle;
+}
+
 describe("the local Discord under load", () => {
   it("sends interaction payloads of Discord's shape: member with roles, partial channel, app_permissions, locales", async () => {
     const { stand } = await start({ generatedGuilds: { count: 4 } });
@@ -143,13 +154,8 @@ describe("the local Discord under load", () => {
 
   it("tells when the final answer came, a deferral's once its placeholder is edited, without a snapshot", async () => {
     const { stand } = await start();
-    const handle = await stand.interact({
-      kind: "slash",
-      name: "blame",
-      options: { repo: "demo/widgets", path: "README.md" },
-    });
+    const handle = await deferredBlame(stand);
     const answered = handle.waitForAnswerTime({ timeoutMs: 5_000 });
-    expect((await callback(stand, handle.id, handle.token, { type: 5 })).status).toBe(204);
     await new Promise((resolve) => setTimeout(resolve, 30));
     const beforeEdit = Date.now();
     const edit = await fetch(
@@ -170,12 +176,7 @@ describe("the local Discord under load", () => {
 
   it("rejects waitForAnswerTime when no final answer came in time", async () => {
     const { stand } = await start();
-    const handle = await stand.interact({
-      kind: "slash",
-      name: "blame",
-      options: { repo: "demo/widgets", path: "README.md" },
-    });
-    expect((await callback(stand, handle.id, handle.token, { type: 5 })).status).toBe(204);
+    const handle = await deferredBlame(stand);
     await expect(handle.waitForAnswerTime({ timeoutMs: 50 })).rejects.toThrow(
       /a final answer not reached within 50 ms/,
     );
