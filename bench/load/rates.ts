@@ -92,7 +92,7 @@ export async function runAtRate(
   const outcomes = { answered: 0, busy: 0, error: 0, unanswered: 0 };
   const answerTimes: number[] = [];
   let deferred = 0;
-  /** Each judged interaction's end, counted as it comes. */
+  /** Each judged interaction's wait for its final answer, whose time is counted as it comes. */
   const judged: Array<Promise<void>> = [];
   /** The judged interactions that got their final answer, read once the run is over. */
   const answered: InteractionHandle[] = [];
@@ -109,10 +109,9 @@ export async function runAtRate(
       sending.then(async (handle) => {
         if (options.judge) {
           // Waited for from the start, so that the time read is when the answer came, not when
-          // the run ended; the interaction's creation time is in its id.
-          // How it ended is read once the run is over: a record and its transcript, copied from
-          // the stand-in's state, cost 42 µs of the load driver's cpu each (about 7% of it at
-          // 1,600/s, on the cpu the local Discord shares), time that would read as the bot's.
+          // the run ended (the interaction's creation time is in its id). How it ended is read
+          // once the run is over: a record and its transcript cost the load driver 42 µs each,
+          // about 7% of its cpu at 1,600/s, on the cpu the local Discord shares.
           judged.push(
             handle.waitForAnswerTime({ timeoutMs: options.drainMs ?? 60_000 }).then(
               (at) => {

@@ -185,11 +185,11 @@ export function createInteractionHandle(
 ): InteractionHandle {
   const record = () => interactionRecord(state, interaction);
 
-  const wait = <T = InteractionRecord>(
+  const wait = <T>(
     label: string,
     ready: () => boolean,
     options: { timeoutMs?: number; quietMs?: number },
-    result: () => T = record as () => T,
+    result: () => T,
   ): Promise<T> =>
     new Promise((resolve, reject) => {
       const quietMs = options.quietMs ?? 0;
@@ -233,10 +233,15 @@ export function createInteractionHandle(
     payload: interaction.payload,
     record,
     waitForAnswer: (options = {}) =>
-      wait("a final answer", () => isAnswered(state, interaction), {
-        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-        quietMs: options.settleMs ?? 0,
-      }),
+      wait(
+        "a final answer",
+        () => isAnswered(state, interaction),
+        {
+          ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+          quietMs: options.settleMs ?? 0,
+        },
+        record,
+      ),
     waitForAnswerTime: (options = {}) =>
       wait(
         "a final answer",
@@ -245,11 +250,17 @@ export function createInteractionHandle(
         () => Date.now(),
       ),
     waitForSettled: (options = {}) =>
-      wait("a settled state", () => interaction.response !== null, {
-        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-        quietMs: options.quietMs ?? 200,
-      }),
-    waitFor: (predicate, options = {}) => wait("the awaited condition", () => predicate(record()), options),
+      wait(
+        "a settled state",
+        () => interaction.response !== null,
+        {
+          ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+          quietMs: options.quietMs ?? 200,
+        },
+        record,
+      ),
+    waitFor: (predicate, options = {}) =>
+      wait("the awaited condition", () => predicate(record()), options, record),
     waitForResponse: (options = {}) =>
       new Promise((resolve, reject) => {
         const first = (): FirstResponse | null => {
