@@ -207,17 +207,24 @@ describe("connections to Discord for interactions", () => {
 
 describe("the interactions' REST over time", () => {
   it("forgets the queue of each interaction's webhook once idle, instead of keeping it (and its token) for an hour", async () => {
-    const api = await scriptedApi(Array.from({ length: 5 }, () => json(200, { id: "1" })));
+    // Discord holds every edit until all five have arrived: a queue with a request in flight is
+    // busy, so no sweep can take one early however slow the machine is.
+    const held: ServerResponse[] = [];
+    const hold = (response: ServerResponse) => held.push(response);
+    const api = await scriptedApi(Array.from({ length: 5 }, () => hold));
     const interactions = createInteractionsRest({ apiUrl: api.url, queuesSweepMs: 25 });
     try {
-      for (let n = 0; n < 5; n++) {
-        await interactions.rest.patch(Routes.webhookMessage("1", `token${n}`, "@original"), {
+      const edits = Array.from({ length: 5 }, (_, n) =>
+        interactions.rest.patch(Routes.webhookMessage("1", `token${n}`, "@original"), {
           auth: false,
           body: { content: "edited" },
-        });
-      }
+        }),
+      );
+      await expect.poll(() => held.length, { timeout: 5_000, interval: 10 }).toBe(5);
       // One queue per interaction token: REST keys webhook routes by the token.
       expect(interactions.rest.handlers.size).toBe(5);
+      for (const response of held) json(200, { id: "1" })(response);
+      await Promise.all(edits);
       await expect.poll(() => interactions.rest.handlers.size, { timeout: 5_000, interval: 20 }).toBe(0);
     } finally {
       await interactions.close();
