@@ -40,6 +40,45 @@ export interface AdmissionOptions {
   maxPerServer?: number;
 }
 
+/**
+ * Zero counts kept before they are swept: a person or server that just finished usually asks again
+ * soon, and their entry is then reused instead of deleted and added again.
+ */
+export const ZERO_COUNTS_KEPT = 1_024;
+
+/**
+ * A count per key (person, server). A key whose count falls to zero stays, at zero, until
+ * {@link ZERO_COUNTS_KEPT} such keys are kept, and then all of them go at once: deleting each key the
+ * moment it reaches zero would rebuild the map's table every few interactions, and a map that
+ * outlives a few collections has its tables rebuilt in V8's old generation, as garbage for the full
+ * collections (see ./inFlight.ts). Kept zeros cost at most some 100 KB.
+ */
+class Counts {
+  private readonly counts = new Map<string, number>();
+  private zeros = 0;
+
+  get(key: string): number {
+    return this.counts.get(key) ?? 0;
+  }
+
+  add(key: string, delta: number): void {
+    const before = this.counts.get(key);
+    const next = Math.max(0, (before ?? 0) + delta);
+    if (before === 0 && next > 0) this.zeros--;
+    else if (before !== 0 && next === 0) this.zeros++;
+    this.counts.set(key, next);
+    if (this.zeros > ZERO_COUNTS_KEPT) {
+      for (const [kept, count] of this.counts) if (count === 0) this.counts.delete(kept);
+      this.zeros = 0;
+    }
+  }
+
+  /** Keys held, zeros included (for tests). */
+  get size(): number {
+    return this.counts.size;
+  }
+}
+
 /** Who asks when nobody is named (tests of the global bounds): one person, no server. */
 const NOBODY: Asking = { userId: "", guildId: null };
 
@@ -99,9 +138,9 @@ export class Admission {
   private active = 0;
   /** Waiting interactions, each a function that hands it the slot being passed on. */
   private readonly queue = new FairQueue<() => void>();
-  /** Running and waiting interactions per person and per server (absent: none). */
-  private readonly perUser = new Map<string, number>();
-  private readonly perServer = new Map<string, number>();
+  /** Running and waiting interactions per person and per server (absent or zero: none). */
+  private readonly perUser = new Counts();
+  private readonly perServer = new Counts();
 
   constructor(private readonly options: AdmissionOptions) {
     if (!(options.maxActive >= 1) || !(options.maxQueued >= 0)) throw new Error("invalid admission bounds");
@@ -115,10 +154,10 @@ export class Admission {
     const user = asking.userId;
     // A DM has no server: the person is their own, so DMs never share one bound.
     const server = asking.guildId ?? `user:${asking.userId}`;
-    if ((this.perUser.get(user) ?? 0) >= (this.options.maxPerUser ?? Infinity)) {
+    if (this.perUser.get(user) >= (this.options.maxPerUser ?? Infinity)) {
       return { kind: "refused", reason: "perUser" };
     }
-    if ((this.perServer.get(server) ?? 0) >= (this.options.maxPerServer ?? Infinity)) {
+    if (this.perServer.get(server) >= (this.options.maxPerServer ?? Infinity)) {
       return { kind: "refused", reason: "perServer" };
     }
     if (this.active < this.options.maxActive) {
@@ -152,14 +191,13 @@ export class Admission {
   }
 
   private count(user: string, server: string, delta: number): void {
-    for (const [map, key] of [
-      [this.perUser, user],
-      [this.perServer, server],
-    ] as const) {
-      const next = (map.get(key) ?? 0) + delta;
-      if (next > 0) map.set(key, next);
-      else map.delete(key);
-    }
+    this.perUser.add(user, delta);
+    this.perServer.add(server, delta);
+  }
+
+  /** People and servers whose counts are held, zeros included (for tests). */
+  countsHeld(): { users: number; servers: number } {
+    return { users: this.perUser.size, servers: this.perServer.size };
   }
 
   /**

@@ -33,6 +33,7 @@ import {
   replyPrivately,
   replyWithError,
 } from "./errorReply.js";
+import { InFlight } from "./inFlight.js";
 import { InteractionReply } from "./reply.js";
 import { factsOf, type PersonInteraction } from "./request.js";
 import { withFirstResponse, type Responder } from "./responder.js";
@@ -117,6 +118,14 @@ export interface InteractionCore {
   settled(id: string): Promise<void>;
 }
 
+/** One interaction being handled: its task, and its reply while it is being answered. */
+interface Handling {
+  readonly id: string;
+  task: Promise<void> | undefined;
+  reply: InteractionReply | null;
+  logger: Logger | null;
+}
+
 /** A message command (a message menu): a context menu command of type MESSAGE. */
 function isMessageCommand(
   interaction: APIApplicationCommandInteraction,
@@ -187,10 +196,11 @@ export function createInteractionCore(options: InteractionCoreOptions): Interact
       maxPerServer: options.maxPerServer ?? MAX_PER_SERVER,
     }),
   };
-  const inFlight = new Set<Promise<void>>();
-  const byId = new Map<string, Promise<void>>();
-  /** The reply of each interaction being handled, for {@link InteractionCore.abandonInFlight}. */
-  const replies = new Map<string, { reply: InteractionReply; logger: Logger }>();
+  /**
+   * Each interaction being handled: its task (for drain and settled), and while it is answered its
+   * reply (for {@link InteractionCore.abandonInFlight}). A list, not maps: see ./inFlight.ts.
+   */
+  const inFlight = new InFlight<Handling>();
   let stopped = false;
 
   async function dispatch(
@@ -245,7 +255,7 @@ export function createInteractionCore(options: InteractionCoreOptions): Interact
     }
   }
 
-  async function route(interaction: PersonInteraction, given: Responder): Promise<void> {
+  async function route(interaction: PersonInteraction, given: Responder, handling: Handling): Promise<void> {
     const logger = loggerFor(options.logger, interaction);
     const started = performance.now();
     const { metrics } = options;
@@ -258,8 +268,10 @@ export function createInteractionCore(options: InteractionCoreOptions): Interact
         })
       : given;
     const reply = new InteractionReply(responder);
-    if (interaction.type !== InteractionType.ApplicationCommandAutocomplete)
-      replies.set(interaction.id, { reply, logger });
+    if (interaction.type !== InteractionType.ApplicationCommandAutocomplete) {
+      handling.reply = reply;
+      handling.logger = logger;
+    }
     try {
       await dispatch(interaction, reply, logger);
     } catch (error) {
@@ -269,7 +281,7 @@ export function createInteractionCore(options: InteractionCoreOptions): Interact
         logger.error({ err: error, discordCode: discordCode(error) }, "interaction failed");
       }
     } finally {
-      replies.delete(interaction.id);
+      handling.reply = null;
       if (metrics) {
         const command = commandLabel(context, interaction);
         metrics.interactions.inc({ kind, command, outcome: reply.outcome ?? "answered" });
@@ -283,23 +295,24 @@ export function createInteractionCore(options: InteractionCoreOptions): Interact
   return {
     handle(interaction, responder) {
       if (interaction.type === InteractionType.Ping) return Promise.resolve();
-      const task = route(interaction, responder);
-      inFlight.add(task);
-      byId.set(interaction.id, task);
-      void task.finally(() => {
-        inFlight.delete(task);
-        if (byId.get(interaction.id) === task) byId.delete(interaction.id);
-      });
+      const handling: Handling = { id: interaction.id, task: undefined, reply: null, logger: null };
+      const node = inFlight.add(handling);
+      const task = route(interaction, responder, handling);
+      handling.task = task;
+      void task.finally(() => inFlight.remove(node));
       return task;
     },
     stop() {
       stopped = true;
       context.continuations.stop();
     },
-    drain: (timeoutMs) => settlesWithin(Promise.allSettled([...inFlight]), timeoutMs),
+    drain: (timeoutMs) =>
+      settlesWithin(Promise.allSettled(inFlight.values().map((handling) => handling.task)), timeoutMs),
     inFlight: () => inFlight.size,
     async abandonInFlight(timeoutMs) {
-      const left = [...replies.values()];
+      const left = inFlight
+        .values()
+        .flatMap(({ reply, logger }) => (reply && logger ? [{ reply, logger }] : []));
       const message = formatError(RESTARTING);
       const told = left.map(async ({ reply, logger }) => {
         try {
@@ -315,6 +328,6 @@ export function createInteractionCore(options: InteractionCoreOptions): Interact
       await settlesWithin(Promise.allSettled(told), timeoutMs);
       return left.length;
     },
-    settled: (id) => byId.get(id) ?? Promise.resolve(),
+    settled: (id) => inFlight.findLast((handling) => handling.id === id)?.task ?? Promise.resolve(),
   };
 }

@@ -1,7 +1,7 @@
 import type { APIInteraction } from "discord-api-types/v10";
 import { describe, expect, it } from "vitest";
 import type { CommandModule } from "../../../src/bot/commandModule.js";
-import { Admission, type Entry } from "../../../src/bot/core/admission.js";
+import { Admission, ZERO_COUNTS_KEPT, type Entry } from "../../../src/bot/core/admission.js";
 import { createInteractionCore, MAX_PER_USER } from "../../../src/bot/core/interactionCore.js";
 import { silentLogger } from "../../../src/logger.js";
 import { coreServices, echoCommand, recordingResponder, slashPayload } from "./recordingResponder.js";
@@ -85,6 +85,30 @@ describe("fair admission", () => {
     if (first?.kind !== "now") throw new Error("the first entry should run at once");
     first.release();
     expect(kinds([admission.enter({ userId: "me", guildId: "g" })])).toEqual(["queued"]);
+  });
+
+  it("keeps the count of a person whose work finished, at zero, until many are kept, then forgets them all", () => {
+    const admission = new Admission({ maxActive: 10, maxQueued: 0, maxPerUser: 1, maxPerServer: 1 });
+    const once = (userId: string) => {
+      const entry = admission.enter({ userId, guildId: `server-${userId}` });
+      if (entry.kind !== "now") throw new Error(`${userId} should run at once`);
+      entry.release();
+    };
+    for (let n = 0; n < ZERO_COUNTS_KEPT; n++) once(`person-${n}`);
+    expect(admission.countsHeld()).toEqual({ users: ZERO_COUNTS_KEPT, servers: ZERO_COUNTS_KEPT });
+    // A kept zero counts as nothing: the person may run again, as often as before.
+    once("person-0");
+    once("person-0");
+    expect(admission.countsHeld().users).toBe(ZERO_COUNTS_KEPT);
+    // One more zero than are kept, and every zero goes; a count above zero stays.
+    const running = admission.enter({ userId: "runner", guildId: "server-runner" });
+    expect(running.kind).toBe("now");
+    once(`person-${ZERO_COUNTS_KEPT}`);
+    expect(admission.countsHeld()).toEqual({ users: 1, servers: 1 });
+    expect(admission.enter({ userId: "runner", guildId: "elsewhere" })).toEqual({
+      kind: "refused",
+      reason: "perUser",
+    });
   });
 });
 
