@@ -95,3 +95,24 @@ describe("fair use of the default token", () => {
     await share.check(inServer, "graphql");
   });
 });
+
+describe("the in-process share counters", () => {
+  it("keep at most maxScopes scopes a window, forgetting the least recently charged first", async () => {
+    const counters = createMemoryShareCounters({ maxScopes: 3, now: () => T0 });
+    const endsAt = new Date(T0 + 60 * 60_000);
+    for (const scope of ["a", "b", "c"]) await counters.add("w", [scope], 10, endsAt);
+    await counters.add("w", ["a"], 5, endsAt);
+    await counters.add("w", ["d"], 1, endsAt);
+    expect(await counters.get("w", ["a", "b", "c", "d"])).toEqual([15, 0, 10, 1]);
+  });
+
+  it("forget a window once past its end", async () => {
+    let now = T0;
+    const counters = createMemoryShareCounters({ now: () => now });
+    await counters.add("w1", ["a"], 7, new Date(T0 + 1_000));
+    now = T0 + 2_000;
+    await counters.add("w2", ["a"], 1, new Date(T0 + 60_000));
+    expect(await counters.get("w1", ["a"])).toEqual([0]);
+    expect(await counters.get("w2", ["a"])).toEqual([1]);
+  });
+});
