@@ -122,8 +122,7 @@ export interface InteractionCore {
 interface Handling {
   readonly id: string;
   task: Promise<void> | undefined;
-  reply: InteractionReply | null;
-  logger: Logger | null;
+  answering: { reply: InteractionReply; logger: Logger } | null;
 }
 
 /** A message command (a message menu): a context menu command of type MESSAGE. */
@@ -268,10 +267,8 @@ export function createInteractionCore(options: InteractionCoreOptions): Interact
         })
       : given;
     const reply = new InteractionReply(responder);
-    if (interaction.type !== InteractionType.ApplicationCommandAutocomplete) {
-      handling.reply = reply;
-      handling.logger = logger;
-    }
+    if (interaction.type !== InteractionType.ApplicationCommandAutocomplete)
+      handling.answering = { reply, logger };
     try {
       await dispatch(interaction, reply, logger);
     } catch (error) {
@@ -281,7 +278,7 @@ export function createInteractionCore(options: InteractionCoreOptions): Interact
         logger.error({ err: error, discordCode: discordCode(error) }, "interaction failed");
       }
     } finally {
-      handling.reply = null;
+      handling.answering = null;
       if (metrics) {
         const command = commandLabel(context, interaction);
         metrics.interactions.inc({ kind, command, outcome: reply.outcome ?? "answered" });
@@ -295,7 +292,7 @@ export function createInteractionCore(options: InteractionCoreOptions): Interact
   return {
     handle(interaction, responder) {
       if (interaction.type === InteractionType.Ping) return Promise.resolve();
-      const handling: Handling = { id: interaction.id, task: undefined, reply: null, logger: null };
+      const handling: Handling = { id: interaction.id, task: undefined, answering: null };
       const node = inFlight.add(handling);
       const task = route(interaction, responder, handling);
       handling.task = task;
@@ -310,9 +307,7 @@ export function createInteractionCore(options: InteractionCoreOptions): Interact
       settlesWithin(Promise.allSettled(inFlight.values().map((handling) => handling.task)), timeoutMs),
     inFlight: () => inFlight.size,
     async abandonInFlight(timeoutMs) {
-      const left = inFlight
-        .values()
-        .flatMap(({ reply, logger }) => (reply && logger ? [{ reply, logger }] : []));
+      const left = inFlight.values().flatMap(({ answering }) => (answering ? [answering] : []));
       const message = formatError(RESTARTING);
       const told = left.map(async ({ reply, logger }) => {
         try {

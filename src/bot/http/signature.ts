@@ -1,5 +1,5 @@
 import { createPublicKey, verify, type KeyObject } from "node:crypto";
-import { createRequire } from "node:module";
+import { loadSodiumNative } from "../../sodiumNative.js";
 
 /** An Ed25519 signature in hex: 64 bytes. */
 const SIGNATURE_HEX = /^[0-9a-f]{128}$/i;
@@ -13,34 +13,9 @@ export type SignatureVerifier = (timestamp: string, body: Buffer, signatureHex: 
 /** Which implementation checks the signatures: libsodium's, or OpenSSL's through `node:crypto`. */
 export type SignatureBackend = "libsodium" | "node:crypto";
 
-/** libsodium's `crypto_sign_verify_detached(signature, message, publicKey)`. */
-type DetachedVerify = (signature: Buffer, message: Buffer, publicKey: Buffer) => boolean;
-
-let libsodium: DetachedVerify | null | undefined;
-
-/**
- * libsodium's verify from sodium-native, an optional dependency shipped prebuilt for the common
- * platforms (no compiler at install), or null where it is not installed or does not load: then
- * `node:crypto` checks, as before. Loaded once.
- */
-function loadLibsodium(): DetachedVerify | null {
-  if (libsodium === undefined) {
-    try {
-      const sodium = createRequire(import.meta.url)("sodium-native") as {
-        crypto_sign_verify_detached?: unknown;
-      };
-      const verifyDetached = sodium.crypto_sign_verify_detached;
-      libsodium = typeof verifyDetached === "function" ? (verifyDetached as DetachedVerify) : null;
-    } catch {
-      libsodium = null;
-    }
-  }
-  return libsodium;
-}
-
 /** The implementation {@link createSignatureVerifier} takes by default on this machine. */
 export function signatureBackend(): SignatureBackend {
-  return loadLibsodium() ? "libsodium" : "node:crypto";
+  return loadSodiumNative() ? "libsodium" : "node:crypto";
 }
 
 /** Timestamp + body in one buffer, written in place: no intermediate copy of the timestamp. */
@@ -72,9 +47,9 @@ export function createSignatureVerifier(
   const keyBytes = Buffer.from(publicKeyHex, "hex");
   let check: (signature: Buffer, message: Buffer) => boolean;
   if ((options.backend ?? signatureBackend()) === "libsodium") {
-    const verifyDetached = loadLibsodium();
-    if (!verifyDetached) throw new Error("libsodium (sodium-native) does not load on this machine");
-    check = (signature, message) => verifyDetached(signature, message, keyBytes);
+    const sodium = loadSodiumNative();
+    if (!sodium) throw new Error("libsodium (sodium-native) does not load on this machine");
+    check = (signature, message) => sodium.crypto_sign_verify_detached(signature, message, keyBytes);
   } else {
     const key: KeyObject = createPublicKey({
       key: { kty: "OKP", crv: "Ed25519", x: keyBytes.toString("base64url") },

@@ -6,37 +6,7 @@ import {
   sign,
   type KeyObject,
 } from "node:crypto";
-import { createRequire } from "node:module";
-
-/** libsodium's detached Ed25519 signing, from sodium-native (an optional dependency). */
-interface Sodium {
-  crypto_sign_seed_keypair(publicKey: Buffer, secretKey: Buffer, seed: Buffer): void;
-  crypto_sign_detached(signature: Buffer, message: Buffer, secretKey: Buffer): void;
-}
-
-let sodium: Sodium | null | undefined;
-
-/**
- * sodium-native where it loads, else null (node:crypto signs). Ed25519 signatures are
- * deterministic, so both give the very same bytes; libsodium takes some 40% less CPU a signature
- * (28-39 µs against 48-64 for a 1.5 KB interaction here), which the load figures' local Discord,
- * signing 1,600 interactions a second on the driver's cpu, spends on its own work instead.
- */
-function loadSodium(): Sodium | null {
-  if (sodium === undefined) {
-    try {
-      const loaded = createRequire(import.meta.url)("sodium-native") as Partial<Sodium>;
-      sodium =
-        typeof loaded.crypto_sign_detached === "function" &&
-        typeof loaded.crypto_sign_seed_keypair === "function"
-          ? (loaded as Sodium)
-          : null;
-    } catch {
-      sodium = null;
-    }
-  }
-  return sodium;
-}
+import { loadSodiumNative } from "../../sodiumNative.js";
 
 /** DER prefix of a PKCS#8 Ed25519 private key; the 32-byte seed follows it. */
 const PKCS8_ED25519_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex");
@@ -46,9 +16,14 @@ function seedOf(privateKey: KeyObject): Buffer {
   return privateKey.export({ format: "der", type: "pkcs8" }).subarray(PKCS8_ED25519_PREFIX.length);
 }
 
-/** A signing function for `privateKey`: libsodium's where it loads, node:crypto's otherwise. */
+/**
+ * A signing function for `privateKey`: libsodium's where it loads, node:crypto's otherwise. Ed25519
+ * signatures are deterministic, so both give the very same bytes; libsodium takes some 40% less CPU
+ * a signature (28-39 µs against 48-64 for a 1.5 KB interaction here), which the load figures' local
+ * Discord, signing 1,600 interactions a second on the driver's cpu, spends on its own work instead.
+ */
 function signerFor(privateKey: KeyObject): (message: Buffer) => Buffer {
-  const native = loadSodium();
+  const native = loadSodiumNative();
   if (!native) return (message) => sign(null, message, privateKey);
   const publicKey = Buffer.alloc(32);
   const secretKey = Buffer.alloc(64);
