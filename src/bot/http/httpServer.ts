@@ -11,6 +11,16 @@ export const REQUEST_TIMEOUT_MS = 10_000;
 /** How often Node looks for requests past their timeout (its default, 30 s, would triple the bound). */
 const TIMEOUT_CHECK_MS = 1_000;
 /**
+ * How long a connection may stay idle between requests before this side closes it: longer than
+ * any load balancer in front keeps an idle connection to its backends (AWS's ALB 60 s by default,
+ * nginx's upstream keep-alive 60 s, Google's load balancers 600 s, Cloudflare 900 s). Node's own 5 s
+ * is shorter than all of them, and a balancer that sends a request on a connection just as this
+ * side closes it answers Discord 502: an interaction failed. Only a connection that carried a
+ * verified interaction is kept: every other answer closes its connection (see
+ * {@link createBotHttpServer}), so nobody but Discord can hold a socket idle this long.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 905_000;
+/**
  * Sockets open at once, kept-alive ones included: beyond it Node drops new connections, so that
  * slow clients cannot take file descriptors without bound.
  */
@@ -29,17 +39,22 @@ export interface BotHttpServer {
   close(): Promise<void>;
 }
 
+/** Answers JSON and closes the connection: only a verified interaction keeps one open. */
 function sendJson(reply: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   reply.writeHead(status, {
     "Content-Type": "application/json",
     "Content-Length": String(Buffer.byteLength(text)),
+    Connection: "close",
   });
   reply.end(text);
 }
 
 /**
- * Creates a server. `GET /healthz` answers 200 `{"status":"ok"}` while the process runs (a load
+ * Creates a server. Connections are kept alive for {@link KEEP_ALIVE_TIMEOUT_MS} after an answer
+ * to `POST /interactions` that does not close (the endpoint closes on every refusal); every other
+ * route's answer closes its connection, so that a stranger's request cannot hold one of the
+ * {@link MAX_CONNECTIONS} sockets for long. `GET /healthz` answers 200 `{"status":"ok"}` while the process runs (a load
  * balancer's liveness check, SPEC section 5; unless `health` is false); `GET /readyz` says whether the bot can answer now
  * (its checks by name); `GET /metrics` is Prometheus's; `POST /interactions` goes to `interactions`
  * when given (HTTP mode); anything else is 404, or 405 for a known path with another method.
@@ -60,6 +75,8 @@ export function createBotHttpServer(options: {
   requestTimeoutMs?: number;
   /** The bound on open sockets (default {@link MAX_CONNECTIONS}; tests lower it). */
   maxConnections?: number;
+  /** How long a kept connection may idle (default {@link KEEP_ALIVE_TIMEOUT_MS}; tests shorten it). */
+  keepAliveTimeoutMs?: number;
 }): BotHttpServer {
   const { logger } = options;
   const requestTimeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
@@ -90,6 +107,7 @@ export function createBotHttpServer(options: {
         reply.writeHead(200, {
           "Content-Type": metrics.contentType,
           "Content-Length": String(Buffer.byteLength(text)),
+          Connection: "close",
         });
         reply.end(text);
       },
@@ -101,6 +119,7 @@ export function createBotHttpServer(options: {
       headersTimeout: requestTimeoutMs,
       requestTimeout: requestTimeoutMs,
       connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_MS, requestTimeoutMs),
+      keepAliveTimeout: options.keepAliveTimeoutMs ?? KEEP_ALIVE_TIMEOUT_MS,
     },
     (request, reply) => {
       // A route's own path as sent (the usual case) needs no URL parse; anything else is normalised.

@@ -66,20 +66,24 @@ function header(request: IncomingMessage, name: string): string | undefined {
  * `POST /interactions` (DISCORD-FACTS "Interactions over HTTP"). In order, so that a stranger gets
  * no memory and no time before the signature is checked: a missing or malformed signature or
  * timestamp header, and a timestamp outside {@link MAX_AGE_SECONDS}, are refused 401 before a byte
- * of the body is read (the connection is closed); a declared length past {@link MAX_BODY_BYTES} is
+ * of the body is read; a declared length past {@link MAX_BODY_BYTES} is
  * 413 at once; past {@link MAX_UNVERIFIED_BYTES} held by bodies being read, 503; then the body is read up to
  * the cap (413 past it) and the Ed25519 signature over timestamp + body is verified before anything
  * looks at the body (401, as Discord's own probes with bad signatures expect); a request already
  * taken (same interaction id, which a replay of the signed bytes carries) is 401; a body that is not JSON is 400. A PING is
  * answered PONG; any other interaction goes to the core, whose first response is the HTTP reply.
- * How long headers and body may take is the server's bound (see `createBotHttpServer`).
+ * Every refusal closes its connection; only one that carried a signed interaction stays open for
+ * the next. How long headers and body may take, and how long a connection may idle, are the
+ * server's bounds (see `createBotHttpServer`).
  */
 export function createInteractionsEndpoint(options: InteractionsEndpointOptions) {
   const { verify, core, rest, replayGuard, logger } = options;
   const now = options.now ?? Date.now;
-  const refuse = (reply: ServerResponse, status: number, reason: string, close = false): void => {
+  // Every refusal closes its connection: a connection is kept alive (for long, see
+  // KEEP_ALIVE_TIMEOUT_MS) only once it carried an interaction Discord signed.
+  const refuse = (reply: ServerResponse, status: number, reason: string): void => {
     logger.debug({ status, reason }, "refused an interactions request");
-    answer(reply, status, { error: reason }, close);
+    answer(reply, status, { error: reason }, true);
   };
 
   /** Signed-looking requests refused in a row since one last verified (see the constant). */
@@ -92,19 +96,19 @@ export function createInteractionsEndpoint(options: InteractionsEndpointOptions)
     const timestamp = header(request, "x-signature-timestamp");
     // The body is left unread on every refusal below: the reply closes the connection.
     if (!signature || !timestamp || !SIGNATURE_HEADER.test(signature) || !TIMESTAMP_HEADER.test(timestamp)) {
-      return refuse(reply, 401, "invalid request signature", true);
+      return refuse(reply, 401, "invalid request signature");
     }
     const signedAt = Number(timestamp);
     if (!(Math.abs(now() / 1000 - signedAt) <= MAX_AGE_SECONDS)) {
-      return refuse(reply, 401, "the request's timestamp is too old", true);
+      return refuse(reply, 401, "the request's timestamp is too old");
     }
     const declared = Number(request.headers["content-length"] ?? Number.NaN);
     if (declared > MAX_BODY_BYTES) {
-      return refuse(reply, 413, "the body is too large", true);
+      return refuse(reply, 413, "the body is too large");
     }
     const held = Number.isInteger(declared) && declared >= 0 ? declared : MAX_BODY_BYTES;
     if (holding + held > MAX_UNVERIFIED_BYTES) {
-      return refuse(reply, 503, "too many requests being read", true);
+      return refuse(reply, 503, "too many requests being read");
     }
     holding += held;
     let body: Buffer | "tooLarge" | "aborted";
@@ -117,7 +121,7 @@ export function createInteractionsEndpoint(options: InteractionsEndpointOptions)
       logger.debug("an interactions request ended before its body");
       return;
     }
-    if (body === "tooLarge") return refuse(reply, 413, "the body is too large", true);
+    if (body === "tooLarge") return refuse(reply, 413, "the body is too large");
     if (!verify(timestamp, body, signature)) {
       // Only requests shaped as Discord's get here (a scanner's fail the header checks above).
       if (++refusedInARow === REFUSED_SIGNATURES_BEFORE_WARNING) {
