@@ -244,6 +244,20 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
     return stored;
   }
 
+  /**
+   * The answer at `key` when the hot tier holds all of it (its record, and the one it points to),
+   * else undefined (it may still be in the store: see {@link read}).
+   */
+  function readHot(key: string): HeldAnswer | undefined {
+    if (!hot) return undefined;
+    const time = now();
+    const record = hot.get(key, time);
+    if (!record?.at) return record as HeldAnswer | undefined;
+    const kept = hot.get(record.at.key, time);
+    if (!kept || kept.at) return undefined;
+    return withFields(kept as HeldAnswer, { expiresAt: Math.min(record.expiresAt, kept.expiresAt) });
+  }
+
   /** The answer at `key`: its own, or the one where it is kept (one step, never further). */
   async function read(kind: string, key: string): Promise<HeldAnswer | undefined> {
     const record = await readRecord(kind, key);
@@ -282,6 +296,14 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
       const key = answerCacheKey(request.kind, request.fingerprint, request.args, request.version);
       const joined = inflight.get(key);
       if (joined) return joined as Promise<CachedAnswer<T>>;
+      // Held in this process's memory: answered at once, never entered in flight (an entry per
+      // hit, set and deleted, rebuilt the map's table in V8's old generation every few hits).
+      const held = readHot(key);
+      if (held) {
+        options.onLookup?.(request.kind, "hit");
+        logger.debug({ kind: request.kind, fromCache: true }, "cache hit");
+        return Promise.resolve({ value: held.value as T, fetchedAt: held.fetchedAt, fromCache: true });
+      }
 
       const ttlMs = request.ttl === "pinned" ? pinnedTtlMs : options.shortTtlMs;
       let writing: Promise<void> | undefined;

@@ -118,6 +118,43 @@ describe("the in-process tier", () => {
     expect(cache.hotTier().answers).toBe(1);
   });
 
+  it("answers a repeat held in memory at once, never in flight, following a pointer to the shared copy there", async () => {
+    const { store, reads } = switchableStore();
+    const lookups: string[] = [];
+    const cache = createAnswerCache({
+      store: () => store,
+      logger: silentLogger(),
+      shortTtlMs: 60_000,
+      hotTierBytes: 1024 * 1024,
+      onLookup: (kind, result) => lookups.push(`${kind} ${result}`),
+    });
+    const args = { owner: "octo", name: "widgets", oid: "abc", path: "a.ts" };
+    const shared = { kind: "blame", args, fingerprint: "fedcba9876543210fedcba9876543210" };
+    let calls = 0;
+    const request = {
+      kind: "blame",
+      args,
+      fingerprint: FP,
+      ttl: "pinned" as const,
+      // A public answer: kept once, in the shared scope; this token's key points there.
+      fetch: async () => {
+        const value = { lines: ++calls };
+        await cache.put({ ...shared, ttl: "pinned" }, value);
+        return value;
+      },
+      keptAt: () => shared,
+    };
+    await cache.getOrFetch(request);
+    await idle(cache);
+    const readsBefore = reads();
+    const repeat = cache.getOrFetch(request);
+    expect(cache.inFlight()).toBe(0);
+    expect(await repeat).toMatchObject({ value: { lines: 1 }, fromCache: true });
+    expect(reads()).toBe(readsBefore);
+    expect(calls).toBe(1);
+    expect(lookups).toEqual(["blame miss", "blame hit"]);
+  });
+
   it("lets a short answer expire in memory as in the store: the next request fetches again", async () => {
     const { store } = switchableStore();
     const clock = { now: Date.parse("2025-03-01T12:00:00.000Z") };
