@@ -18,13 +18,22 @@ export function signatureBackend(): SignatureBackend {
   return loadSodiumNative() ? "libsodium" : "node:crypto";
 }
 
-/** Timestamp + body in one buffer, written in place: no intermediate copy of the timestamp. */
+/**
+ * Where each check writes what it checks, reused: the signed bytes (timestamp + body) and the
+ * signature. A check runs synchronously from start to end, so one set serves every request. A new
+ * buffer per check drew some 1.4 KB per interaction from Node's 8 KB buffer pools, each pool an
+ * array buffer of its own, which V8's young collections sweep.
+ */
+let scratch = Buffer.allocUnsafe(4096);
+const signatureScratch = Buffer.alloc(64);
+
+/** Timestamp + body in the scratch buffer (grown, to at most twice the largest body): a view of what is signed. */
 function signedBytes(timestamp: string, body: Buffer): Buffer {
-  const written = Buffer.byteLength(timestamp, "utf8");
-  const message = Buffer.allocUnsafe(written + body.length);
-  message.write(timestamp, 0, "utf8");
-  body.copy(message, written);
-  return message;
+  const length = Buffer.byteLength(timestamp, "utf8") + body.length;
+  if (length > scratch.length) scratch = Buffer.allocUnsafe(Math.max(length, scratch.length * 2));
+  const written = scratch.write(timestamp, 0, "utf8");
+  body.copy(scratch, written);
+  return scratch.subarray(0, length);
 }
 
 /**
@@ -60,7 +69,9 @@ export function createSignatureVerifier(
   return (timestamp, body, signatureHex) => {
     if (!SIGNATURE_HEX.test(signatureHex)) return false;
     try {
-      return check(Buffer.from(signatureHex, "hex"), signedBytes(timestamp, body));
+      // 128 hex digits (checked above) are 64 bytes: every byte of the scratch is overwritten.
+      signatureScratch.write(signatureHex, 0, "hex");
+      return check(signatureScratch, signedBytes(timestamp, body));
     } catch {
       return false;
     }

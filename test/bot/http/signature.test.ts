@@ -42,6 +42,18 @@ describe.each(backends)("Ed25519 verification of Discord's requests (%s)", (back
     expect(verify("1700000000", Buffer.from(body), "0".repeat(128))).toBe(false);
   });
 
+  it("checks each request alone, whatever was checked before it: a long body, then shorter ones", () => {
+    // The checks share one buffer for what they check: nothing of a longer body may linger.
+    const long = JSON.stringify({ type: 2, data: { name: "blame", value: "x".repeat(20_000) } });
+    const short = '{"type":2}';
+    expect(verify("1700000000", Buffer.from(long), signer.sign("1700000000", long))).toBe(true);
+    expect(verify("1700000000", Buffer.from(short), signer.sign("1700000000", short))).toBe(true);
+    expect(verify("1700000000", Buffer.from(short), signer.sign("1700000000", long))).toBe(false);
+    expect(verify("1700000000", Buffer.from(long), signer.sign("1700000000", short))).toBe(false);
+    expect(verify("17", Buffer.from(short), signer.sign("1700000000", short))).toBe(false);
+    expect(verify("1700000000", Buffer.from(body), signer.sign("1700000000", body))).toBe(true);
+  });
+
   it("refuses the same signature with S + L (a second form of a valid signature)", () => {
     const signature = signer.sign("1700000000", body);
     expect(withSPlusL(signature)).not.toBe(signature);
