@@ -28,7 +28,9 @@ export function readCappedBody(
       resolve("tooLarge");
     };
     request.on("data", onData);
-    request.once("end", () => resolve(Buffer.concat(chunks)));
+    // One chunk (Discord's few KB usually arrive in one) is the body as it is: each chunk is a
+    // buffer of its own, and a copy would draw it again from Node's pools.
+    request.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
     // A promise settles once: after "end" these change nothing.
     request.once("error", () => resolve("aborted"));
     request.once("close", () => resolve("aborted"));
