@@ -129,6 +129,11 @@ interface StoredAnswer {
 /** A record that holds its answer. */
 type HeldAnswer = StoredAnswer & { value: unknown };
 
+/** A held answer as a caller gets it. */
+function asHit<T>(held: HeldAnswer): CachedAnswer<T> {
+  return { value: held.value as T, fetchedAt: held.fetchedAt, fromCache: true };
+}
+
 function asStoredAnswer(raw: unknown): StoredAnswer | undefined {
   if (raw === null || typeof raw !== "object") return undefined;
   const record = raw as Partial<StoredAnswer>;
@@ -245,6 +250,19 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
   }
 
   /**
+   * The answer a record gives: its own, or when it points elsewhere the record `kept` there (one
+   * step, never further), live no longer than the pointer.
+   */
+  function answerOf(
+    record: StoredAnswer | undefined,
+    kept: StoredAnswer | undefined,
+  ): HeldAnswer | undefined {
+    if (!record?.at) return record as HeldAnswer | undefined;
+    if (!kept || kept.at) return undefined;
+    return withFields(kept as HeldAnswer, { expiresAt: Math.min(record.expiresAt, kept.expiresAt) });
+  }
+
+  /**
    * The answer at `key` when the hot tier holds all of it (its record, and the one it points to),
    * else undefined (it may still be in the store: see {@link read}).
    */
@@ -252,19 +270,20 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
     if (!hot) return undefined;
     const time = now();
     const record = hot.get(key, time);
-    if (!record?.at) return record as HeldAnswer | undefined;
-    const kept = hot.get(record.at.key, time);
-    if (!kept || kept.at) return undefined;
-    return withFields(kept as HeldAnswer, { expiresAt: Math.min(record.expiresAt, kept.expiresAt) });
+    return answerOf(record, record?.at && hot.get(record.at.key, time));
   }
 
-  /** The answer at `key`: its own, or the one where it is kept (one step, never further). */
+  /** The answer at `key`, through the hot tier and the store (see {@link answerOf}). */
   async function read(kind: string, key: string): Promise<HeldAnswer | undefined> {
     const record = await readRecord(kind, key);
-    if (!record?.at) return record as HeldAnswer | undefined;
-    const kept = await readRecord(record.at.kind, record.at.key);
-    if (!kept || kept.at) return undefined;
-    return withFields(kept as HeldAnswer, { expiresAt: Math.min(record.expiresAt, kept.expiresAt) });
+    return answerOf(record, record?.at && (await readRecord(record.at.kind, record.at.key)));
+  }
+
+  /** A lookup of `getOrFetch` that found its answer: counted, logged, given. */
+  function hit<T>(kind: string, held: HeldAnswer): CachedAnswer<T> {
+    options.onLookup?.(kind, "hit");
+    logger.debug({ kind, fromCache: true }, "cache hit");
+    return asHit<T>(held);
   }
 
   /**
@@ -299,21 +318,14 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
       // Held in this process's memory: answered at once, never entered in flight (an entry per
       // hit, set and deleted, rebuilt the map's table in V8's old generation every few hits).
       const held = readHot(key);
-      if (held) {
-        options.onLookup?.(request.kind, "hit");
-        logger.debug({ kind: request.kind, fromCache: true }, "cache hit");
-        return Promise.resolve({ value: held.value as T, fetchedAt: held.fetchedAt, fromCache: true });
-      }
+      if (held) return Promise.resolve(hit<T>(request.kind, held));
 
       const ttlMs = request.ttl === "pinned" ? pinnedTtlMs : options.shortTtlMs;
       let writing: Promise<void> | undefined;
       const run = (async (): Promise<CachedAnswer<T>> => {
         const stored = await read(request.kind, key);
-        options.onLookup?.(request.kind, stored ? "hit" : "miss");
-        if (stored) {
-          logger.debug({ kind: request.kind, fromCache: true }, "cache hit");
-          return { value: stored.value as T, fetchedAt: stored.fetchedAt, fromCache: true };
-        }
+        if (stored) return hit<T>(request.kind, stored);
+        options.onLookup?.(request.kind, "miss");
         const fetchHere = async (): Promise<CachedAnswer<T>> => {
           const value = await request.fetch();
           const fetchedAtMs = now();
@@ -333,9 +345,7 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
           fetchHere,
           async () => {
             const found = await read(request.kind, key);
-            return found
-              ? { value: found.value as T, fetchedAt: found.fetchedAt, fromCache: true }
-              : undefined;
+            return found ? asHit<T>(found) : undefined;
           },
           () => writing,
           options.peerWaitMs,
@@ -356,7 +366,7 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
       const stored = await read(request.kind, key);
       options.onLookup?.(request.kind, stored ? "hit" : "miss");
       if (!stored) return undefined;
-      return { value: stored.value as T, fetchedAt: stored.fetchedAt, fromCache: true };
+      return asHit<T>(stored);
     },
     async put<T>(request: Omit<CacheRequest<T>, "fetch">, value: T, fetchedAt?: string): Promise<void> {
       if (value === undefined) return;
