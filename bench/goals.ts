@@ -6,7 +6,7 @@
  * beside them, never checked.
  */
 import type { Figure, Measured } from "./figures.js";
-import { measureFirstBlame } from "./first-blame.js";
+import { measureFirstBlameApart } from "./first-blame.js";
 import { measureHttpCpu } from "./load/httpCpu.js";
 import { measureOverload } from "./load/knee.js";
 import { measureCachedRatios } from "./load/perKind.js";
@@ -16,7 +16,7 @@ const SECTIONS: Array<[string, (quick: boolean) => Promise<Measured>]> = [
   ["Cached /blame beside the same-message bare bot, gateway and HTTP", measureCachedRatios],
   ["HTTP CPU per interaction, RepoScout beside the bare endpoint", measureHttpCpu],
   ["The overload, cold and warm, RepoScout beside the same-message bare bot", measureOverload],
-  ["First /blame: CPU and bytes stored", () => measureFirstBlame([2_000, 10_000])],
+  ["First /blame: CPU and bytes stored", () => measureFirstBlameApart([2_000, 10_000])],
   ["Two processes on one Redis, per CPU-second of the bots", () => measureTwoProcesses(false)],
 ];
 
