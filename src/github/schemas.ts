@@ -1,5 +1,5 @@
-// Over 300 lines: one zod schema per GitHub answer, side by side as documents.ts has their queries, so a field added to a query is checked beside it.
 import { z } from "zod";
+import { blameRangesSchema } from "./blameRangesSchema.js";
 
 /**
  * zod schemas of everything GitHub answers (STYLE.md habit 3: parse, don't check). A body that does
@@ -159,27 +159,6 @@ export const refCommitDataSchema = z.object({
     .nullable(),
 });
 
-const blameRangeSchema = z.object({
-  startingLine: int,
-  endingLine: int,
-  age: int,
-  commit: z.object({
-    oid: z.string(),
-    abbreviatedOid: z.string(),
-    messageHeadline: z.string(),
-    url: z.string(),
-    authoredDate: z.string(),
-    committedDate: z.string(),
-    // No email: a blame shows the name and the login, and GitHub wrote the email in every range.
-    author: z
-      .object({
-        name: z.string().nullable(),
-        user: z.object({ login: z.string() }).nullable(),
-      })
-      .nullable(),
-  }),
-});
-
 /**
  * What `object(expression)` answers in the Blame and Contents documents: the commit selection, a
  * tree or blob, or an annotated tag whose `target` is asked again (one level less each time). The
@@ -208,7 +187,7 @@ export function throughTags<C extends { __typename: "Commit" }>(
 const blameCommitSchema = z.object({
   __typename: z.literal("Commit"),
   ...commitPin,
-  blame: z.object({ ranges: z.array(blameRangeSchema) }),
+  blame: z.object({ ranges: blameRangesSchema }),
   file: z
     .object({
       path: z.string().nullable(),

@@ -90,14 +90,16 @@ export async function fetchBlame(
   // GitHub repeats a commit in every range it owns (578 ranges, 50 commits on a 2,000-line file):
   // one object per commit, shared by its ranges, is what the answer holds and what the cache stores.
   const commits = new Map<string, BlameCommit>();
+  const commitUrlBase = `${repository.url}/commit/`;
   const commitOf = (commit: BlameRangeData["commit"]): BlameCommit => {
     let held = commits.get(commit.oid);
     if (held === undefined) {
       held = {
         oid: commit.oid,
-        abbreviatedOid: commit.abbreviatedOid,
+        // Derived, not asked (BLAME_QUERY): GitHub's own abbreviation and web address of a commit.
+        abbreviatedOid: commit.oid.slice(0, 7),
         messageHeadline: commit.messageHeadline,
-        url: commit.url,
+        url: commitUrlBase + commit.oid,
         authoredDate: commit.authoredDate,
         committedDate: commit.committedDate,
         authorName: commit.author?.name ?? null,

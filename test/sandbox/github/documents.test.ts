@@ -305,7 +305,7 @@ describe("query OwnerRepositories with privacy PUBLIC", () => {
 
 describe("query Blame", () => {
   it("answers blame and the file of a small file at the default branch", async () => {
-    const answer = await graphql(standIn, DOCUMENTS.blameWithEmail, {
+    const answer = await graphql(standIn, DOCUMENTS.blameInFull, {
       owner: "demo",
       name: "widgets",
       expression: "main",
@@ -346,6 +346,7 @@ describe("query Blame", () => {
       author: { name: "Demo User", email: "demo-user@reposcout.example", user: { login: "demo-user" } },
     });
     expect(last.abbreviatedOid).toBe(last.oid.slice(0, 7));
+    expect(last.url).toBe(`https://github.com/demo/widgets/commit/${last.oid}`);
     expect(last.committedDate).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
   });
 
@@ -360,7 +361,7 @@ describe("query Blame", () => {
       "--",
       DEMO_PATHS.engine,
     );
-    const answer = await graphql(standIn, DOCUMENTS.blameWithEmail, {
+    const answer = await graphql(standIn, DOCUMENTS.blameInFull, {
       owner: "demo",
       name: "widgets",
       expression: log.trim(),

@@ -11,12 +11,13 @@ export const DOCUMENTS = {
   refCommit: CLIENT_DOCUMENTS.RefCommit,
   blame: CLIENT_DOCUMENTS.Blame,
   /**
-   * The bot's Blame document asks no author email since issue 23 (it never showed one); the
-   * stand-in still answers it as GitHub does, and this asks for it to check that.
+   * The bot's Blame document asks a range's commit for no author email since issue 23 (it never
+   * showed one), nor its `abbreviatedOid` and `url` (derived from the oid); the stand-in still
+   * answers them as GitHub does, and this asks for them to check that.
    */
-  blameWithEmail: CLIENT_DOCUMENTS.Blame.replace(
-    "author { name user { login } }",
-    "author { name email user { login } }",
+  blameInFull: CLIENT_DOCUMENTS.Blame.replace(
+    "commit { oid messageHeadline authoredDate committedDate author { name user { login } } }",
+    "commit { oid abbreviatedOid messageHeadline url authoredDate committedDate author { name email user { login } } }",
   ),
   contents: CLIENT_DOCUMENTS.Contents,
 } as const;
