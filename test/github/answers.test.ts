@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { DEMO, TOKEN, clientWith, entryOfType, fakeFetch, json } from "./fakeGitHub.js";
+import {
+  DEMO,
+  DEMO_REPOSITORY as REPOSITORY,
+  TOKEN,
+  clientWith,
+  entryOfType,
+  fakeFetch,
+  json,
+} from "./fakeGitHub.js";
 
-const REPOSITORY = {
-  nameWithOwner: "demo/widgets",
-  url: "https://github.com/demo/widgets",
-  isPrivate: false,
-  visibility: "PUBLIC",
-  defaultBranchRef: { name: "main" },
-};
 const COMMIT = {
   __typename: "Commit",
   oid: "c".repeat(40),

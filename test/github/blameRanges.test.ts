@@ -2,16 +2,18 @@ import { describe, expect, it } from "vitest";
 import { UpstreamError } from "../../src/github/errors.js";
 import { blameRangesSchema } from "../../src/github/blameRangesSchema.js";
 import { BLAME_QUERY } from "../../src/github/documents.js";
-import { DEMO, TOKEN, caught, clientWith, entryFor, fakeFetch, json } from "./fakeGitHub.js";
+import {
+  DEMO,
+  DEMO_REPOSITORY as REPOSITORY,
+  TOKEN,
+  caught,
+  clientWith,
+  entryFor,
+  fakeFetch,
+  json,
+} from "./fakeGitHub.js";
 
 const OID = "0123456789abcdef0123456789abcdef01234567";
-const REPOSITORY = {
-  nameWithOwner: "demo/widgets",
-  url: "https://github.com/demo/widgets",
-  isPrivate: false,
-  visibility: "PUBLIC",
-  defaultBranchRef: { name: "main" },
-};
 const BLOB = {
   __typename: "Blob",
   oid: "b".repeat(40),

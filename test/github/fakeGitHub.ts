@@ -88,6 +88,15 @@ export async function caught(promise: Promise<unknown>): Promise<Error> {
 
 export const DEMO = { owner: "demo", name: "widgets" };
 
+/** demo/widgets as a document's `repository { nameWithOwner url isPrivate visibility defaultBranchRef }` answers it. */
+export const DEMO_REPOSITORY = {
+  nameWithOwner: "demo/widgets",
+  url: "https://github.com/demo/widgets",
+  isPrivate: false,
+  visibility: "PUBLIC",
+  defaultBranchRef: { name: "main" },
+};
+
 /**
  * The `entry` GitHub answers beside a Blame document's `object`: the same commit, through the same
  * tags, asked only for the type of the tree entry at the path. Derived from a successful `object`;
