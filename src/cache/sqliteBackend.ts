@@ -4,25 +4,39 @@ import { Keyv } from "keyv";
 import type { Logger } from "../logger.js";
 import { ensurePrivateFile, secureDataDir, tightenDataFiles, warnAboutModes } from "../secureDataDir.js";
 import { createOutageReporter } from "./outageReporter.js";
+import { openPreparedConnection } from "./preparedSqlite.js";
 import { sqliteCacheBookkeeping } from "./sqliteCacheBookkeeping.js";
 import type { CacheBookkeeping } from "./cacheBound.js";
 import { keyvPrefixed, NATIVE_JSON, type Backend } from "./storeBackend.js";
 
+/** How long a query waits for another connection's lock before it fails. */
+const BUSY_TIMEOUT_MS = 250;
+
 /**
- * Opens one SQLite file with one connection, shared by the namespaces of a family (Keyv prefixes
- * each key with its namespace). Opening is checked at once, so a data dir that cannot be written
+ * Opens one SQLite file with one adapter, shared by the namespaces of a family (Keyv prefixes
+ * each key with its namespace); its queries run on one connection with prepared statements. Opening is checked at once, so a data dir that cannot be written
  * fails the start with a clear error rather than every command later.
  */
 async function openSqliteFile(path: string, tuneForCache: boolean, logger: Logger): Promise<KeyvSqlite> {
   // Created 0600 before SQLite opens it: its side files (-wal, -shm, -journal) take its mode.
   warnAboutModes(logger, [await ensurePrivateFile(path)]);
-  const adapter = new KeyvSqlite({ uri: `sqlite://${path}`, busyTimeout: 250 });
+  const adapter = new KeyvSqlite({ uri: `sqlite://${path}`, busyTimeout: BUSY_TIMEOUT_MS });
   // Every namespace's Keyv listens to the adapter: more than Node's default of 10 listeners.
   adapter.setMaxListeners(0);
   adapter.on("error", () => undefined);
   try {
     // The first query awaits the adapter's connection promise, which would otherwise reject unheard.
     await adapter.query("SELECT 1");
+    // Every query of the adapter (get, set, delete, the iterator) and of the cache's bookkeeping goes
+    // through its `query`: run there, on a connection that keeps its statements prepared, each is
+    // one trip to the threadpool instead of three (./preparedSqlite.ts). The adapter's own
+    // connection made the table and stays idle; it is closed with this one.
+    const prepared = await openPreparedConnection(path, BUSY_TIMEOUT_MS);
+    const closeOwn = adapter.close;
+    adapter.query = prepared.query;
+    adapter.close = async () => {
+      await Promise.allSettled([prepared.close(), closeOwn()]);
+    };
     if (tuneForCache) {
       // The cache can lose its last writes in a crash; it cannot make commands wait on fsync.
       await adapter.query("PRAGMA journal_mode = WAL");
