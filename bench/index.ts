@@ -19,6 +19,7 @@ import { benchPoints } from "./points.js";
 import { benchRedisMemory } from "./redis-memory.js";
 import { benchSignIn } from "./signin.js";
 import { benchSlowClients } from "./slow-clients.js";
+import { benchSqliteQueries } from "./sqlite-queries.js";
 import { benchStandinBlame } from "./standin-blame.js";
 import { benchStartup } from "./startup.js";
 import { benchTwoProcesses } from "./two-processes.js";
@@ -48,6 +49,7 @@ const sections: Array<[string, () => Promise<string[]>]> = quick
       ["First /blame: CPU and bytes stored (issue 23)", benchFirstBlame],
       ["Format once, warm before ready (issue 23, CPU in process)", benchFormatOnce],
       ["Cache bound (LRU bookkeeping)", benchCacheBound],
+      ["SQLite: one query through Database#all beside a prepared statement", benchSqliteQueries],
       ["Cache bound in Redis (memory Redis holds per booked MB)", benchRedisMemory],
       ["Fair admission (one person floods, another asks)", benchFairAdmission],
       ["End to end (real discord.js client, both stand-ins)", benchEndToEnd],
