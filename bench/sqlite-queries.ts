@@ -12,6 +12,7 @@ import { promisify } from "node:util";
 import { pathToFileURL } from "node:url";
 import sqlite3 from "sqlite3";
 import { openPreparedConnection } from "../src/cache/preparedSqlite.js";
+import { median } from "./sandboxTiming.js";
 
 type Query = (sql: string, ...parameters: unknown[]) => Promise<unknown>;
 
@@ -74,10 +75,6 @@ export async function benchSqliteQueries(): Promise<string[]> {
     await promisify(database.close).bind(database)();
     await rm(dir, { recursive: true, force: true });
   }
-}
-
-function median(values: number[]): number {
-  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

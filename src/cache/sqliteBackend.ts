@@ -14,8 +14,9 @@ const BUSY_TIMEOUT_MS = 250;
 
 /**
  * Opens one SQLite file with one adapter, shared by the namespaces of a family (Keyv prefixes
- * each key with its namespace); its queries run on one connection with prepared statements. Opening is checked at once, so a data dir that cannot be written
- * fails the start with a clear error rather than every command later.
+ * each key with its namespace); its queries run on one connection with prepared statements.
+ * Opening is checked at once, so a data dir that cannot be written fails the start with a clear
+ * error rather than every command later.
  */
 async function openSqliteFile(path: string, tuneForCache: boolean, logger: Logger): Promise<KeyvSqlite> {
   // Created 0600 before SQLite opens it: its side files (-wal, -shm, -journal) take its mode.
