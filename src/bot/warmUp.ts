@@ -14,13 +14,26 @@ import { createButtonStateStore } from "./buttonState.js";
 import type { CommandModule } from "./commandModule.js";
 import { createInteractionCore } from "./core/interactionCore.js";
 import type { OutgoingMessage, Responder } from "./core/responder.js";
-import type { RenderedAnswers } from "./renderedAnswers.js";
+import { createRenderedAnswers, type RenderedAnswers } from "./renderedAnswers.js";
 import type { Services } from "./services.js";
 import { sampleAnswers } from "./warmUpSamples.js";
 import { withFields } from "../withFields.js";
 
 /** Rounds of the sample questions: enough for V8 to optimize the answer path (see the bench). */
 export const WARM_UP_ROUNDS = 150;
+
+/**
+ * Then, per round, the sample questions asked again this many times over answers already rendered:
+ * the path a cached answer takes (its kept message sent again), which most interactions take and
+ * the formatting rounds never reach. Without it the first second of a burst ran that path before
+ * V8 had optimized it: from a cold start at 1,600 interactions a second over HTTP, the first 1.5 s
+ * waited 30-42 ms on average, 132-196 of them over 100 ms; with 4 (600 repeated rounds, about 0.9 s
+ * more CPU at start), 12-26 ms and 16-121 (`bench/load/knee.ts`, 5 runs each).
+ */
+export const REPEATS_PER_ROUND = 4;
+
+/** How many rounds' answers the repeats cycle over (each kept once, its message then reused). */
+const HELD_ROUNDS = 20;
 
 /** Discord's epoch, for the samples' snowflakes (the core reads an interaction's age from its id). */
 const DISCORD_EPOCH_MS = 1_420_070_400_000n;
@@ -78,6 +91,8 @@ function samplePayload(index: number, question: { name: string; options: SampleO
 interface Seen {
   answers: number;
   errors: number;
+  /** Answers of the repeats whose message was the one kept at their first time. */
+  reused: number;
 }
 
 const isEphemeral = (flags: unknown): boolean => typeof flags === "number" && (flags & 64) !== 0;
@@ -114,8 +129,8 @@ function discardingResponder(seen: Seen): Responder {
   };
 }
 
-/** The Scout of the warm-up: the sample answers, fetched from nowhere. */
-function sampleScout(round: () => number): Scout {
+/** The Scout of the warm-up: the sample answers (of the round `answers` picks), fetched from nowhere. */
+function sampleScout(answers: () => ReturnType<typeof sampleAnswers>): Scout {
   const answer = <T>(value: T): Fetched<T> => ({
     value,
     freshness: { fetchedAt: new Date(Date.now() - 90_000).toISOString(), fromCache: true },
@@ -125,10 +140,10 @@ function sampleScout(round: () => number): Scout {
     throw new Error("the warm-up asks no such question");
   };
   return {
-    blame: async () => answer(sampleAnswers(round()).blame),
-    contents: async () => answer(sampleAnswers(round()).contents),
-    issue: async () => answer(sampleAnswers(round()).issue),
-    commit: async () => answer(sampleAnswers(round()).commit),
+    blame: async () => answer(answers().blame),
+    contents: async () => answer(answers().contents),
+    issue: async () => answer(answers().issue),
+    commit: async () => answer(answers().commit),
     viewer: none,
     repositories: none,
     contributors: none,
@@ -152,8 +167,10 @@ const renderEveryTime: RenderedAnswers = {
  * as Discord takes it) on built-in sample answers, before the bot says it is ready: the first burst
  * of real interactions then meets optimized code instead of paying for compilation in its tail
  * (issue 23). Nothing reaches GitHub, Discord, the caches or the real button store; the logger is
- * silenced. Resolves with how many sample answers were given, and how many questions met an error
- * line instead (none, unless a command no longer answers its sample: the caller logs it).
+ * silenced. The formatting rounds come first, then the repeats ({@link REPEATS_PER_ROUND}). Resolves
+ * with how many sample answers were given, how many of them were kept messages sent again, and how
+ * many questions met an error line instead (none, unless a command no longer answers its sample:
+ * the caller logs it).
  */
 export async function warmUp(options: {
   commands: ReadonlyMap<string, CommandModule>;
@@ -162,26 +179,44 @@ export async function warmUp(options: {
   rounds?: number;
 }): Promise<Seen> {
   const rounds = options.rounds ?? WARM_UP_ROUNDS;
-  let round = 0;
-  const services: Services = withFields(options.services, {
-    scout: sampleScout(() => round),
-    buttons: createButtonStateStore(null),
-    rendered: renderEveryTime,
-  });
-  const core = createInteractionCore({
-    commands: options.commands,
-    services,
-    logger: options.logger.child({ warmUp: true }, { level: "silent" }),
-  });
-  const seen: Seen = { answers: 0, errors: 0 };
+  const seen: Seen = { answers: 0, errors: 0, reused: 0 };
   let asked = 0;
-  for (round = 0; round < rounds; round += 1) {
-    const questions = sampleQuestions(round).filter((question) => options.commands.has(question.name));
-    for (const question of questions) {
-      await core.handle(samplePayload(asked, question), discardingResponder(seen));
-      asked += 1;
+  /** `count` rounds of the sample questions through a core over `services`, round by round. */
+  const ask = async (
+    count: number,
+    services: Pick<Services, "scout" | "rendered">,
+    questionsOf: (round: number) => ReturnType<typeof sampleQuestions>,
+  ): Promise<void> => {
+    const core = createInteractionCore({
+      commands: options.commands,
+      services: withFields(withFields(options.services, services), { buttons: createButtonStateStore(null) }),
+      logger: options.logger.child({ warmUp: true }, { level: "silent" }),
+    });
+    for (round = 0; round < count; round += 1) {
+      const questions = questionsOf(round).filter((question) => options.commands.has(question.name));
+      for (const question of questions) {
+        await core.handle(samplePayload(asked, question), discardingResponder(seen));
+        asked += 1;
+      }
     }
-  }
-  await core.drain(1_000);
+    await core.drain(1_000);
+  };
+  let round = 0;
+  // New answers every round: the formatters.
+  await ask(
+    rounds,
+    { scout: sampleScout(() => sampleAnswers(round)), rendered: renderEveryTime },
+    sampleQuestions,
+  );
+  // The same answers and questions again: their messages, kept at the first time, sent again.
+  const heldRounds = Math.min(rounds, HELD_ROUNDS);
+  const held = Array.from({ length: heldRounds }, (_, index) => sampleAnswers(index));
+  const kept = createRenderedAnswers();
+  await ask(
+    rounds * REPEATS_PER_ROUND,
+    { scout: sampleScout(() => held[round % heldRounds]!), rendered: kept },
+    (at) => sampleQuestions(at % heldRounds),
+  );
+  seen.reused = kept.counts().reused;
   return seen;
 }

@@ -7,7 +7,7 @@ import type { CommandModule } from "../../src/bot/commandModule.js";
 import { loadCommands } from "../../src/bot/loadCommands.js";
 import { createRenderedAnswers } from "../../src/bot/renderedAnswers.js";
 import type { Services } from "../../src/bot/services.js";
-import { warmUp } from "../../src/bot/warmUp.js";
+import { REPEATS_PER_ROUND, warmUp } from "../../src/bot/warmUp.js";
 import { silentLogger } from "../../src/logger.js";
 import { startDiscordStandIn } from "../../src/sandbox/discord/index.js";
 import { capturingLogger } from "../cache/helpers.js";
@@ -49,8 +49,14 @@ describe("warm-up", () => {
   it("answers every sample question with the real commands, and asks the Scout nothing", async () => {
     const { logger } = capturingLogger();
     const seen = await warmUp({ commands: await loadCommands(), services: services(), logger, rounds: 4 });
-    // Five sample questions a round (two /blame, /contents, /issue, /commit), each a message.
-    expect(seen).toEqual({ answers: 20, errors: 0 });
+    // Five sample questions a round (two /blame, /contents, /issue, /commit), each a message; then
+    // the four rounds' questions again, REPEATS_PER_ROUND times as many: each held answer's message
+    // is made at its first time and sent again after.
+    expect(seen).toEqual({
+      answers: 20 * (1 + REPEATS_PER_ROUND),
+      errors: 0,
+      reused: 20 * REPEATS_PER_ROUND - 20,
+    });
   });
 
   it("runs before the gateway's IDENTIFY", async () => {
@@ -122,7 +128,9 @@ describe("warm-up", () => {
         await started;
         const after = await fetch(`${bot.metricsUrl}/readyz`);
         expect(after.status).toBe(200);
-        expect(lines().some((line) => line.msg === "warmed up" && line.answers === 1)).toBe(true);
+        expect(
+          lines().some((line) => line.msg === "warmed up" && line.answers === 1 + REPEATS_PER_ROUND),
+        ).toBe(true);
       } finally {
         release();
         await started.catch(() => undefined);
