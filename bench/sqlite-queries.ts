@@ -10,8 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { pathToFileURL } from "node:url";
-import sqlite3 from "sqlite3";
-import { openPreparedConnection } from "../src/cache/preparedSqlite.js";
+import { openDatabase, openPreparedConnection } from "../src/cache/preparedSqlite.js";
 import { median } from "./sandboxTiming.js";
 
 type Query = (sql: string, ...parameters: unknown[]) => Promise<unknown>;
@@ -31,19 +30,13 @@ async function cpuPer(count: number, run: (n: number) => Promise<unknown>): Prom
   return (used.user + used.system) / count;
 }
 
-const spread = (values: number[]): string => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return `${sorted[0]!.toFixed(0)} / ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} / ${sorted.at(-1)!.toFixed(0)}`;
-};
+const spread = (values: number[]): string =>
+  [Math.min(...values), median(values), Math.max(...values)].map((value) => value.toFixed(0)).join(" / ");
 
 export async function benchSqliteQueries(): Promise<string[]> {
   const dir = await mkdtemp(join(tmpdir(), "reposcout-bench-sqlite-"));
   const path = join(dir, "cache.sqlite");
-  const database = await new Promise<sqlite3.Database>((resolve, reject) => {
-    const opened: sqlite3.Database = new sqlite3.Database(path, (error) =>
-      error ? reject(error) : resolve(opened),
-    );
-  });
+  const database = await openDatabase(path);
   const all = promisify(database.all).bind(database) as unknown as Query;
   const prepared = await openPreparedConnection(path, 250);
   try {

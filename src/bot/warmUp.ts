@@ -129,8 +129,10 @@ function discardingResponder(seen: Seen): Responder {
   };
 }
 
-/** The Scout of the warm-up: the sample answers (of the round `answers` picks), fetched from nowhere. */
-function sampleScout(answers: () => ReturnType<typeof sampleAnswers>): Scout {
+type SampleAnswers = ReturnType<typeof sampleAnswers>;
+
+/** The Scout of the warm-up: the sample answers `answers` gives, fetched from nowhere. */
+function sampleScout(answers: () => SampleAnswers): Scout {
   const answer = <T>(value: T): Fetched<T> => ({
     value,
     freshness: { fetchedAt: new Date(Date.now() - 90_000).toISOString(), fromCache: true },
@@ -181,19 +183,29 @@ export async function warmUp(options: {
   const rounds = options.rounds ?? WARM_UP_ROUNDS;
   const seen: Seen = { answers: 0, errors: 0, reused: 0 };
   let asked = 0;
-  /** `count` rounds of the sample questions through a core over `services`, round by round. */
+  /**
+   * `count` rounds through a core of their own: round `n` asks the sample questions of round
+   * `roundOf(n)`, and the Scout answers them with `answersOf` that round.
+   */
   const ask = async (
     count: number,
-    services: Pick<Services, "scout" | "rendered">,
-    questionsOf: (round: number) => ReturnType<typeof sampleQuestions>,
+    rendered: RenderedAnswers,
+    roundOf: (n: number) => number,
+    answersOf: (round: number) => SampleAnswers,
   ): Promise<void> => {
+    let round = 0;
     const core = createInteractionCore({
       commands: options.commands,
-      services: withFields(withFields(options.services, services), { buttons: createButtonStateStore(null) }),
+      services: withFields(options.services, {
+        scout: sampleScout(() => answersOf(round)),
+        buttons: createButtonStateStore(null),
+        rendered,
+      }),
       logger: options.logger.child({ warmUp: true }, { level: "silent" }),
     });
-    for (round = 0; round < count; round += 1) {
-      const questions = questionsOf(round).filter((question) => options.commands.has(question.name));
+    for (let n = 0; n < count; n += 1) {
+      round = roundOf(n);
+      const questions = sampleQuestions(round).filter((question) => options.commands.has(question.name));
       for (const question of questions) {
         await core.handle(samplePayload(asked, question), discardingResponder(seen));
         asked += 1;
@@ -201,21 +213,18 @@ export async function warmUp(options: {
     }
     await core.drain(1_000);
   };
-  let round = 0;
   // New answers every round: the formatters.
-  await ask(
-    rounds,
-    { scout: sampleScout(() => sampleAnswers(round)), rendered: renderEveryTime },
-    sampleQuestions,
-  );
-  // The same answers and questions again: their messages, kept at the first time, sent again.
+  await ask(rounds, renderEveryTime, (n) => n, sampleAnswers);
+  // The answers of the first rounds again, with their questions: their messages, kept at the first
+  // time, sent again.
   const heldRounds = Math.min(rounds, HELD_ROUNDS);
-  const held = Array.from({ length: heldRounds }, (_, index) => sampleAnswers(index));
+  const held = Array.from({ length: heldRounds }, (_, round) => sampleAnswers(round));
   const kept = createRenderedAnswers();
   await ask(
     rounds * REPEATS_PER_ROUND,
-    { scout: sampleScout(() => held[round % heldRounds]!), rendered: kept },
-    (at) => sampleQuestions(at % heldRounds),
+    kept,
+    (n) => n % heldRounds,
+    (round) => held[round]!,
   );
   seen.reused = kept.counts().reused;
   return seen;

@@ -19,11 +19,20 @@ export interface PreparedConnection {
   close(): Promise<void>;
 }
 
+/** Opens (creating) the SQLite file at `path`: one connection, once it is open. */
+export function openDatabase(path: string): Promise<sqlite3.Database> {
+  return new Promise((resolve, reject) => {
+    const opened: sqlite3.Database = new sqlite3.Database(path, (error) =>
+      error ? reject(error) : resolve(opened),
+    );
+  });
+}
+
 /**
  * Opens `path` with statements kept prepared. `Database#all` (what `@keyv/sqlite` runs every query
  * with) prepares a statement, runs it and finalizes it: three trips to libuv's threadpool, each a
  * worker woken and its completion signalled back. A statement kept prepared makes one trip: on
- * this machine a missing key's read took 23-27 µs of CPU instead of 53-61.
+ * this machine a missing key's read took 39-41 µs of CPU instead of 66-89 (`bench/sqlite-queries.ts`).
  *
  * A statement whose run fails is dropped, so one prepared before its table existed (or broken by
  * any other error) is prepared again next time. Past {@link MAX_PREPARED} texts the least recently
@@ -33,11 +42,7 @@ export async function openPreparedConnection(
   path: string,
   busyTimeoutMs: number,
 ): Promise<PreparedConnection> {
-  const database = await new Promise<sqlite3.Database>((resolve, reject) => {
-    const opened: sqlite3.Database = new sqlite3.Database(path, (error) =>
-      error ? reject(error) : resolve(opened),
-    );
-  });
+  const database = await openDatabase(path);
   database.configure("busyTimeout", busyTimeoutMs);
   /** By SQL text, a statement and its preparation (which fails for SQL that does not compile). */
   const statements = new Map<string, Held>();
