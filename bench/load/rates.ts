@@ -36,6 +36,16 @@ export interface RateResult {
   /** By the end: answered, told busy, another error, or no final answer in time. */
   outcomes: { answered: number; busy: number; error: number; unanswered: number };
   cpuMsPerInteraction: number;
+  /**
+   * The load driver's own CPU (this process: the load loop, the local Discord, the GitHub stand-in)
+   * while it sent, a share of one cpu: near 1, the driver is the limit and its queue reads as the
+   * bot's latency (issue 23 item 6).
+   */
+  driverBusy: number;
+  /** The load driver's CPU over the same time, per interaction sent, ms. */
+  driverCpuMsPerInteraction: number;
+  /** The driver's busiest second of the same time (a share of one cpu, read every 200 ms). */
+  driverPeakBusy: number;
   /** The bot's time in garbage collection over the run and its drain (NaN: the meter did not answer). */
   gcMs: number;
   peakRssMb: number;
@@ -63,6 +73,29 @@ function outcomeOf(record: InteractionRecord): keyof RateResult["outcomes"] {
   return transcript.isError ? "error" : "answered";
 }
 
+const SAMPLE_MS = 200;
+
+/**
+ * This process's busiest second: its CPU read every {@link SAMPLE_MS}, the most over any five
+ * readings in a row, as a share of one cpu. An average over a whole run hides a driver that was the
+ * limit for its first second only.
+ */
+function busiestSecond(): { sample(): void; peak(): number } {
+  const readings: Array<{ at: number; cpuMs: number }> = [];
+  let peak = 0;
+  const read = () => {
+    const { user, system } = process.cpuUsage();
+    readings.push({ at: performance.now(), cpuMs: (user + system) / 1_000 });
+    if (readings.length > 1_000 / SAMPLE_MS) {
+      const first = readings.shift()!;
+      const last = readings[readings.length - 1]!;
+      peak = Math.max(peak, (last.cpuMs - first.cpuMs) / (last.at - first.at));
+    }
+  };
+  read();
+  return { sample: read, peak: () => peak };
+}
+
 /**
  * Sends `rate` interactions a second for `seconds` to whichever bot serves the stand-in, then
  * waits (up to `drainMs`) for every final answer. `judge`: also read how each ended (costs the
@@ -80,13 +113,15 @@ export async function runAtRate(
   const times: number[] = [];
   let late = 0;
   let peak = rssMb(bot.pid);
+  const driverSeconds = busiestSecond();
   const sampler = setInterval(() => {
+    driverSeconds.sample();
     try {
       peak = Math.max(peak, rssMb(bot.pid));
     } catch {
       // The process ended: the run's figures say so.
     }
-  }, 200);
+  }, SAMPLE_MS);
   const gcBefore = await bot.gc();
   const cpuBefore = cpuMs(bot.pid);
   const outcomes = { answered: 0, busy: 0, error: 0, unanswered: 0 };
@@ -98,6 +133,7 @@ export async function runAtRate(
   const answered: InteractionHandle[] = [];
   const settled: Array<Promise<void>> = [];
   const started = performance.now();
+  const driverBefore = process.cpuUsage();
   for (let n = 0; n < total; n++) {
     const due = started + (n * 1_000) / rate;
     const wait = due - performance.now();
@@ -131,6 +167,10 @@ export async function runAtRate(
     );
   }
   await Promise.all(settled);
+  const driver = process.cpuUsage(driverBefore);
+  const driverMs = (driver.user + driver.system) / 1_000;
+  const driverBusy = driverMs / (performance.now() - started);
+  const driverPeakBusy = driverSeconds.peak();
   if (options.judge) {
     await Promise.all(judged);
   } else {
@@ -159,6 +199,9 @@ export async function runAtRate(
     deferred,
     outcomes,
     cpuMsPerInteraction: cpu / total,
+    driverBusy,
+    driverCpuMsPerInteraction: driverMs / total,
+    driverPeakBusy,
     gcMs: gcAfter.gcMs - gcBefore.gcMs,
     peakRssMb: peak,
   };
