@@ -38,17 +38,15 @@ async function warm(stand: LoadStandIns, bot: BotProcess, seconds: number): Prom
 
 type Pair = Awaited<ReturnType<typeof startSideBySide>>;
 
-/** Mean CPU per interaction at `rate` of each bot, RepoScout's and the bare endpoint's, in turns. */
-async function atRate(
-  pair: Pair,
-  rate: number,
-  seconds: number,
-): Promise<{ oursMs: number; bareMs: number }> {
+/**
+ * Mean CPU per interaction at `rate` of each bot, RepoScout's and the bare endpoint's, over `slices`
+ * slices each, in turns.
+ */
+async function atRate(pair: Pair, rate: number, slices: number): Promise<{ oursMs: number; bareMs: number }> {
   const turns = [
     { ...pair.ours, ms: [] as number[] },
     { ...pair.bare, ms: [] as number[] },
   ];
-  const slices = Math.max(2, Math.round(seconds / SLICE_SECONDS));
   for (let slice = 0; slice < 2 * slices; slice++) {
     // R B B R R B B R: each bot as often first as second.
     const turn = turns[[0, 1, 1, 0][slice % 4]!]!;
@@ -66,7 +64,7 @@ async function atRate(
 
 /** CPU per cached interaction over HTTP: RepoScout beside the bare endpoint, in turns, at each rate. */
 export async function measureHttpCpu(quick = false, profileDir?: string): Promise<Measured> {
-  const seconds = quick ? 4 : 8;
+  const slices = Math.max(2, Math.round((quick ? 4 : 8) / SLICE_SECONDS));
   const placement = placeBots();
   const cpus = placement.bots[0]!;
   const pair = await startSideBySide({
@@ -82,8 +80,7 @@ export async function measureHttpCpu(quick = false, profileDir?: string): Promis
     const lines = [placement.line];
     const figures: Measured["figures"] = [];
     for (const rate of RATES) {
-      const { oursMs, bareMs } = await atRate(pair, rate, seconds);
-      const slices = Math.max(2, Math.round(seconds / SLICE_SECONDS));
+      const { oursMs, bareMs } = await atRate(pair, rate, slices);
       lines.push(
         `cached /blame over HTTP at ${rate}/s (after ${(WARM_RATE * warmSeconds).toLocaleString("en")} to warm up), ${slices} slices of ${SLICE_SECONDS} s for each bot, in turns, CPU of the bot's process per interaction: RepoScout ${oursMs.toFixed(3)} ms (signature checked)  same-message bare HTTP endpoint ${bareMs.toFixed(3)} ms  ratio ${(oursMs / bareMs).toFixed(2)}×  (before issue 23: 0.44–0.49 ms against 0.09–0.10; goal ≤ 0.2 ms)`,
       );
