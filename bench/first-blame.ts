@@ -13,7 +13,10 @@
  * issue's measure).
  *
  * What is counted is the Scout's part of a first `/blame` (GitHub call, checks, cache); formatting
- * and the reply to Discord are measured in their own sections. It runs in a process of its own. The
+ * and the reply to Discord are measured in their own sections. It runs in a process of its own,
+ * with the malloc settings the deployments give the bot (`GLIBC_TUNABLES` of the Dockerfile and the
+ * systemd unit), then again with glibc's defaults beside it: the page faults each blame takes are
+ * counted, as on this machine each costs about 17 µs. The
  * figure is the median; the mean beside it carries the young collections a blame's garbage causes,
  * which land on one blame in three or so and so mostly miss the median. Goals (issue 23): at most
  * 6 ms for 2,000 lines, 20 ms for 10,000, and at most half the bytes stored before it. To set
@@ -45,6 +48,7 @@ import { createGitHubClient } from "../src/github/index.js";
 import { silentLogger } from "../src/logger.js";
 import type { ResolvedToken } from "../src/tokens/tokenResolver.js";
 import type { Figure, Measured } from "./figures.js";
+import { deployedEnvironment } from "./load/processes.js";
 
 const SIZES = [200, 2_000, 10_000];
 const WARMUP = 5;
@@ -261,13 +265,16 @@ export async function measureFirstBlame(sizes: readonly number[] = SIZES): Promi
       }
       const cpu: number[] = [];
       const bytes: number[] = [];
+      const faults: number[] = [];
       for (const [index, path] of paths.entries()) {
         const before = await storedBytes();
+        const faulted = process.resourceUsage().minorPageFault;
         const started = process.cpuUsage();
         await scout.blame({ guildId: "1", userId: "2" }, { repo: { owner: "demo", name: "widgets" }, path });
         await settled();
         const used = process.cpuUsage(started);
         if (index < WARMUP) continue;
+        faults.push(process.resourceUsage().minorPageFault - faulted);
         cpu.push((used.user + used.system) / 1000);
         bytes.push((await storedBytes()) - before);
       }
@@ -279,6 +286,11 @@ export async function measureFirstBlame(sizes: readonly number[] = SIZES): Promi
           goal: CPU_GOALS[lines] ?? "none set",
         },
         {
+          name: `first /blame page faults, ${lines.toLocaleString("en")} lines`,
+          value: median(faults),
+          goal: "none set",
+        },
+        {
           name: `first /blame bytes stored, ${lines.toLocaleString("en")} lines, KB`,
           value: median(bytes) / 1024,
           goal: "≤ half of before issue 23",
@@ -286,7 +298,7 @@ export async function measureFirstBlame(sizes: readonly number[] = SIZES): Promi
       );
       const mean = cpu.reduce((sum, each) => sum + each, 0) / cpu.length;
       out.push(
-        `  ${String(lines).padStart(6)} lines (body ${bodyKb.toFixed(0)} KB): CPU median ${median(cpu).toFixed(1)} ms (min ${Math.min(...cpu).toFixed(1)}, mean ${mean.toFixed(1)} with the collections it caused), stored ${(median(bytes) / 1024).toFixed(0)} KB per answer`,
+        `  ${String(lines).padStart(6)} lines (body ${bodyKb.toFixed(0)} KB): CPU median ${median(cpu).toFixed(1)} ms (min ${Math.min(...cpu).toFixed(1)}, mean ${mean.toFixed(1)} with the collections it caused), ${median(faults)} page faults, stored ${(median(bytes) / 1024).toFixed(0)} KB per answer`,
       );
     }
   } finally {
@@ -299,17 +311,12 @@ export async function measureFirstBlame(sizes: readonly number[] = SIZES): Promi
 
 const CHILD = "--child";
 
-/**
- * {@link measureFirstBlame} in a process of its own: its CPU and its collections are then the
- * blames', not those of a heap that earlier sections of `npm run bench` grew (their drivers,
- * stand-ins and answers), which made every young collection dearer and moved the figure by a
- * third from one place in the bench to another.
- */
-export async function measureFirstBlameApart(sizes: readonly number[] = SIZES): Promise<Measured> {
+/** {@link measureFirstBlame} in a process of its own, with `env` as its whole environment. */
+async function measureInChild(sizes: readonly number[], env: NodeJS.ProcessEnv): Promise<Measured> {
   const child = spawn(
     process.execPath,
     ["--import", "tsx", fileURLToPath(import.meta.url), CHILD, ...sizes.map(String)],
-    { stdio: ["ignore", "pipe", "inherit"] },
+    { stdio: ["ignore", "pipe", "inherit"], env },
   );
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += String(chunk)));
@@ -319,6 +326,40 @@ export async function measureFirstBlameApart(sizes: readonly number[] = SIZES): 
     throw new Error(`the first /blame bench failed (exit ${code}): ${output.slice(-2_000)}`);
   }
   return JSON.parse(last) as Measured;
+}
+
+/**
+ * {@link measureFirstBlame} in a process of its own: its CPU and its collections are then the
+ * blames', not those of a heap that earlier sections of `npm run bench` grew (their drivers,
+ * stand-ins and answers), which made every young collection dearer and moved the figure by a
+ * third from one place in the bench to another. Once with the deployments' malloc settings (the
+ * figures the goals read), then once with glibc's defaults (figures of their own, named so).
+ */
+export async function measureFirstBlameApart(sizes: readonly number[] = SIZES): Promise<Measured> {
+  const defaults = { ...process.env };
+  delete defaults.GLIBC_TUNABLES;
+  const deployed = deployedEnvironment();
+  const asDeployed = await measureInChild(sizes, { ...defaults, ...deployed });
+  const withDefaults = await measureInChild(sizes, defaults);
+  const setting = deployed.GLIBC_TUNABLES ?? "none: the Dockerfile sets no GLIBC_TUNABLES";
+  return {
+    lines: [
+      `${asDeployed.lines[0] ?? ""}; malloc as deployed (GLIBC_TUNABLES=${setting})`,
+      ...asDeployed.lines.slice(1),
+      "  the same with glibc's default malloc:",
+      ...withDefaults.lines.slice(1),
+    ],
+    figures: [
+      ...asDeployed.figures,
+      ...withDefaults.figures
+        .filter((figure) => !figure.name.includes("bytes stored"))
+        .map((figure) => ({
+          name: figure.name.replace(/, (\d[\d,]* lines)/, ", $1, glibc's default malloc"),
+          value: figure.value,
+          goal: "none (beside the figure as deployed)",
+        })),
+    ],
+  };
 }
 
 /** Runs the benchmark and returns the lines to print. */

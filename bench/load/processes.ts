@@ -1,7 +1,7 @@
 /**
  * The processes of the load figures: RepoScout as production runs it (its own process, the build
  * with plain node, `node dist/src/index.js`, once {@link buildForBench} made it; else the sources
- * through tsx; configured by environment only) and the bare discord.js bot beside it,
+ * through tsx; configured by environment only, with the deployments' malloc settings) and the bare discord.js bot beside it,
  * both pointed at the stand-ins; and what /proc says of a process (resident memory, CPU time). Each
  * carries ./gcMeter.mjs, which tells its time in garbage collection, and runs on the cpus it is
  * given (./pinning.ts), if any.
@@ -14,6 +14,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { imageEnvironment } from "../../test/deploy/replay.js";
 
 /** Time a process spent in garbage collection since it started, and how many collections. */
 export interface GcReading {
@@ -152,6 +153,17 @@ export function buildForBench(): { built: boolean; line: string } {
   };
 }
 
+/**
+ * The environment the deployments give the bot beyond its configuration: the run stage's
+ * `GLIBC_TUNABLES` in the Dockerfile (the systemd unit sets the same; test/deploy checks it), how
+ * glibc's malloc keeps freed memory. RepoScout's processes in the bench run with it, as production
+ * runs them; the bare bot runs with Node's defaults, as someone would run it.
+ */
+export function deployedEnvironment(): Record<string, string> {
+  const tunables = imageEnvironment("run").get("GLIBC_TUNABLES");
+  return tunables === undefined ? {} : { GLIBC_TUNABLES: tunables };
+}
+
 /** What RepoScout needs to reach the stand-ins. */
 export interface StandInAddresses {
   discordApiUrl: string;
@@ -200,6 +212,7 @@ export async function startRepoScout(
       TOKEN_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
       DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
+      ...deployedEnvironment(),
       ...(options.http ? { DISCORD_PUBLIC_KEY: at.publicKey } : {}),
       ...options.env,
     },
