@@ -33,9 +33,10 @@ WORKDIR /app
 # back to the kernel and taking every page of it again (a page fault each) for the next answer:
 # blocks under 4 MiB come from its heaps rather than each from an mmap of its own, and up to 16 MiB
 # stays free at the top of a heap. Its default (a threshold that adapts, from 128 KiB) gave a 2,000-
-# line first /blame 230 page faults; with these, about 105, and a quarter less CPU on a machine where
-# a fault is dear (see README, "Memory"). It costs 10-20 MB more resident under a burst; remove the
-# line to favour memory. deploy/reposcout.service sets the same (test/deploy checks it).
+# line first /blame about 205 page faults; with these, about 75, and a fifth less CPU (a third at
+# 10,000 lines) on a machine where a fault is dear (see README, "Memory"). It costs 10-20 MB more
+# resident under a burst; remove the line to favour memory. deploy/reposcout.service sets the same
+# (test/deploy checks it).
 ENV NODE_ENV=production \
   DATA_DIR=/data \
   HTTP_PORT=8080 \
