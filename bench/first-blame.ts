@@ -15,12 +15,12 @@
  * What is counted is the Scout's part of a first `/blame` (GitHub call, checks, cache); formatting
  * and the reply to Discord are measured in their own sections. It runs in a process of its own,
  * with the malloc settings the deployments give the bot (`GLIBC_TUNABLES` of the Dockerfile and the
- * systemd unit), then again with glibc's defaults beside it: the page faults each blame takes are
- * counted, as on this machine each costs about 17 µs. The
- * figure is the median; the mean beside it carries the young collections a blame's garbage causes,
- * which land on one blame in three or so and so mostly miss the median. Goals (issue 23): at most
- * 6 ms for 2,000 lines, 20 ms for 10,000, and at most half the bytes stored before it. To set
- * figures before and after side by side, run this file on both trees in turn.
+ * systemd unit), then again with glibc's defaults beside it; the page faults each blame takes are
+ * counted, as on this machine each costs 17-23 µs. The figure is the median; the mean beside it
+ * carries the young collections a blame's garbage causes, which land on one blame in three or so
+ * and so mostly miss the median. Goals (issue 23): at most 6 ms for 2,000 lines, 20 ms for 10,000,
+ * and at most half the bytes stored before it. To set figures before and after side by side, run
+ * this file on both trees in turn.
  *
  *   npx tsx bench/first-blame.ts [lines...]
  */
