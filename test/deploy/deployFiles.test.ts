@@ -208,6 +208,8 @@ console.log(process.resourceUsage().minorPageFault - before);`;
     delete defaults.GLIBC_TUNABLES;
     const asDeployed = faultsOf({ ...defaults, GLIBC_TUNABLES: tunables });
     expect(asDeployed).toBeLessThan(100 * 16);
-    expect(asDeployed).toBeLessThanOrEqual(faultsOf(defaults));
+    // Never worse than the defaults (a glibc whose defaults keep the block too is within a few
+    // faults of it: collections of the script's own garbage move the count a little).
+    expect(asDeployed).toBeLessThanOrEqual(faultsOf(defaults) + 100);
   });
 });
