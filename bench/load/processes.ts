@@ -2,9 +2,9 @@
  * The processes of the load figures: RepoScout as production runs it (its own process, the build
  * with plain node, `node dist/src/index.js`, once {@link buildForBench} made it; else the sources
  * through tsx; configured by environment only, with the deployments' malloc settings) and the
- * bare discord.js bot beside it, both pointed at the stand-ins; and what /proc says of a process (resident memory, CPU time). Each
- * carries ./gcMeter.mjs, which tells its time in garbage collection, and runs on the cpus it is
- * given (./pinning.ts), if any.
+ * bare discord.js bot beside it, both pointed at the stand-ins; and what /proc says of a process
+ * (resident memory, CPU time). Each carries ./gcMeter.mjs, which tells its time in garbage
+ * collection, and runs on the cpus it is given (./pinning.ts), if any.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
