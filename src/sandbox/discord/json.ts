@@ -11,10 +11,20 @@ export function isRecord(value: unknown): value is JsonObject {
  * (JavaScript's `length` would count its two UTF-16 halves).
  */
 export function codePointLength(text: string): number {
-  let length = 0;
-  for (const _ of text) length++;
+  // A string without a high surrogate is as long as its UTF-16 length (V8 answers at once for a
+  // string stored a byte per character); otherwise a surrogate pair counts once, a lone half once.
+  // Counting through the string's iterator took 16 µs for a 3,500-character blame description
+  // (2.9 µs this way, 5.8 with an emoji in it), and the local Discord counts each message's texts
+  // twice (each field's limit, the embed's total).
+  if (!HIGH_SURROGATE.test(text)) return text.length;
+  let length = text.length;
+  SURROGATE_PAIR.lastIndex = 0;
+  while (SURROGATE_PAIR.exec(text)) length--;
   return length;
 }
+
+const HIGH_SURROGATE = /[\ud800-\udbff]/;
+const SURROGATE_PAIR = /[\ud800-\udbff][\udc00-\udfff]/g;
 
 /**
  * A deep copy of JSON-compatible data, so stored payloads never alias what a caller holds. Plain
@@ -37,7 +47,11 @@ function copyJson(value: unknown): unknown {
   const prototype: unknown = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) return structuredClone(value);
   const copy: JsonObject = {};
-  for (const [key, field] of Object.entries(value)) {
+  // Keys, not entries: an entry is an array of its own for every field copied.
+  const keys = Object.keys(value);
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index]!;
+    const field = (value as JsonObject)[key];
     // A "__proto__" key parsed from JSON is an own field, not the copy's prototype.
     if (key === "__proto__") {
       Object.defineProperty(copy, key, {
