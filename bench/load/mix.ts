@@ -37,7 +37,7 @@ const MIX: InteractionRequest[] = [
  * people each ask now and then, never one person asking for the whole server).
  */
 export function placed(
-  stand: LoadStandIns,
+  stand: Pick<LoadStandIns, "discord">,
   guilds: number,
   request: (n: number) => InteractionRequest,
 ): RequestMaker {
