@@ -3,8 +3,9 @@
  * `POST /interactions` alone (signature check, JSON parse, replay claim, encoding the reply), then
  * the whole endpoint through a real socket with a core that answers at once with a ready message,
  * beside a bare node:http handler answering the same message (no signature check) under the same
- * driver: the endpoint's own CPU per interaction, formatting and the answer path left out.
- * Alone: `npx tsx bench/load/httpSteps.ts [--quick]`.
+ * driver: the endpoint's own CPU per interaction, formatting and the answer path left out; then the
+ * whole bot the same way, and its core back to back and after idle pauses (what waiting costs a
+ * process on this machine). Alone: `npx tsx bench/load/httpSteps.ts [--quick]`.
  */
 import {
   createServer,
@@ -184,7 +185,7 @@ export async function throughHttp(
 export async function wholeBot(
   signer: InteractionSigner,
   rest: Parameters<typeof createInteractionsEndpoint>[0]["rest"],
-): Promise<{ handler: Handler; message: string; close(): Promise<void> }> {
+): Promise<{ handler: Handler; core: InteractionCore; message: string; close(): Promise<void> }> {
   const github = await startGitHubStandIn();
   github.setRateLimit(DEMO_TOKEN, { limit: 1_000_000_000, remaining: 1_000_000_000 });
   const dataDir = await mkdtemp(join(tmpdir(), "reposcout-bench-steps-"));
@@ -233,6 +234,7 @@ export async function wholeBot(
   });
   return {
     handler,
+    core,
     message,
     async close() {
       await running.close();
@@ -381,15 +383,65 @@ async function wholeBotLines(
         .join("/");
     const ours = rounds.map(([a]) => a);
     const bares = rounds.map(([, b]) => b);
+    const idle = await afterIdle(bot.core);
     return [
       `through a socket, µs CPU per interaction, the whole bot (services on memory stores, commands, core, endpoint) answering a cached /blame (${bot.message.length} B) beside a bare handler sending that very message, 3 rounds min/median/max: bot ${spread(ours)}  bare ${spread(bares)}  the bot's own ${spread(rounds.map(([a, b]) => a - b))}  ratio ${spread(
         rounds.map(([a, b]) => a / b),
         2,
       )}×`,
+      `after idle, µs CPU (median) of the core answering a cached /blame (no socket, no signature) and of JSON.parse of the interaction beside it, one at a time: ${IDLE_GAPS_MS.map(
+        (gap, index) =>
+          `${gap === 0 ? "back to back" : `${gap} ms apart`} core ${idle[index]!.coreUs.toFixed(0)}, parse ${idle[index]!.parseUs.toFixed(1)}`,
+      ).join(
+        "  ",
+      )}  (what the machine costs a process that waited: a round trip one at a time, and a bot at a low rate, pay the last figures)`,
     ];
   } finally {
     await bot.close();
   }
+}
+
+/** The gaps {@link afterIdle} leaves between answers. */
+const IDLE_GAPS_MS = [0, 1, 20] as const;
+
+/**
+ * The core's CPU for a cached /blame, and JSON.parse's for the interaction, when each call follows
+ * the one before at once and after a pause. On this machine (a virtual one) a process that waited a
+ * few milliseconds runs its next few hundred microseconds many times slower (its caches cold, the
+ * host's other work run meanwhile; no page faults: counted, none): the core took 28 µs back to
+ * back, 125 after 1 ms idle and 394 after 20 ms, a parse of the 1.3 KB interaction 7, 20 and 78
+ * µs. Every path pays it in proportion to the code and data it touches, and the figures measured
+ * one interaction at a time (the cached ratios) and at a low rate (HTTP CPU at 200/s) with it.
+ */
+async function afterIdle(core: InteractionCore): Promise<Array<{ coreUs: number; parseUs: number }>> {
+  const responder = {
+    respond: async () => null,
+    editOriginal: async () => null,
+  } as unknown as Parameters<InteractionCore["handle"]>[1];
+  let n = 1_000_000;
+  const median = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+  for (let warm = 0; warm < 2_000; warm++)
+    await core.handle(JSON.parse(interactionBody(n++)) as APIInteraction, responder);
+  const results: Array<{ coreUs: number; parseUs: number }> = [];
+  for (const gap of IDLE_GAPS_MS) {
+    const coreUs: number[] = [];
+    const parseUs: number[] = [];
+    for (let call = 0; call < (gap === 0 ? 2_000 : 200); call++) {
+      const body = interactionBody(n++);
+      if (gap > 0) await new Promise((resolve) => setTimeout(resolve, gap));
+      let before = process.cpuUsage();
+      const interaction = JSON.parse(body) as APIInteraction;
+      let used = process.cpuUsage(before);
+      parseUs.push(used.user + used.system);
+      if (gap > 0) await new Promise((resolve) => setTimeout(resolve, gap));
+      before = process.cpuUsage();
+      await core.handle(interaction, responder);
+      used = process.cpuUsage(before);
+      coreUs.push(used.user + used.system);
+    }
+    results.push({ coreUs: median(coreUs), parseUs: median(parseUs) });
+  }
+  return results;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
