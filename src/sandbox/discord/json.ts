@@ -6,6 +6,9 @@ export function isRecord(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+const HIGH_SURROGATE = /[\ud800-\udbff]/;
+const SURROGATE_PAIR = /[\ud800-\udbff][\udc00-\udfff]/g;
+
 /**
  * Length as Discord counts it: in Unicode code points, so an emoji outside the BMP counts once
  * (JavaScript's `length` would count its two UTF-16 halves).
@@ -22,9 +25,6 @@ export function codePointLength(text: string): number {
   while (SURROGATE_PAIR.exec(text)) length--;
   return length;
 }
-
-const HIGH_SURROGATE = /[\ud800-\udbff]/;
-const SURROGATE_PAIR = /[\ud800-\udbff][\udc00-\udfff]/g;
 
 /**
  * A deep copy of JSON-compatible data, so stored payloads never alias what a caller holds. Plain
