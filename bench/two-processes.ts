@@ -174,9 +174,12 @@ export async function measureTwoProcesses(upstream = true): Promise<Measured> {
     lines.push(
       `cached /contents at ${PER_PROCESS_RATE}/s for each process (${TURNS} turns of ${TURN_SECONDS} s for each setup, in alternation, after ${CLOSED_TOTAL.toLocaleString("en")} to warm both), per CPU-second of the bot processes: one process ${onePerCpu.toFixed(0)} answers (${msEach("one")} ms each)  two processes ${twoPerCpu.toFixed(0)} (${msEach("two")} ms)  ratio ${(twoPerCpu / onePerCpu).toFixed(2)}×  (goal of issue 23: within 10%, ≥ 0.90×)`,
       `flat out, ${IN_FLIGHT} in flight, ${CLOSED_TOTAL.toLocaleString("en")} each:  one process ${oneRate.toFixed(0)}/s  two processes ${twoRate.toFixed(0)}/s  ratio ${(twoRate / oneRate).toFixed(2)}×`,
-      `  (${cpuCount()} cpus here run both bot processes, the local Discord, the GitHub stand-in and this load generator:`,
-      "   flat out, the cpus bound the ratio, not the bot; on a machine with a core per process expect close to 2×)",
     );
+    if (placement.bots[0] === null)
+      lines.push(
+        `  (${cpuCount()} cpus here run both bot processes, the local Discord, the GitHub stand-in and this load generator:`,
+        "   flat out, the cpus bound the ratio, not the bot; on a machine with a core per process expect close to 2×)",
+      );
     const figures = [
       {
         name: "answers per CPU-second of the bot processes, on one Redis",
