@@ -410,8 +410,10 @@ const IDLE_GAPS_MS = [0, 1, 20] as const;
  * few milliseconds runs its next few hundred microseconds many times slower (its caches cold, the
  * host's other work run meanwhile; no page faults: counted, none): the core took 28 µs back to
  * back, 125 after 1 ms idle and 394 after 20 ms, a parse of the 1.3 KB interaction 7, 20 and 78
- * µs. Every path pays it in proportion to the code and data it touches, and the figures measured
- * one interaction at a time (the cached ratios) and at a low rate (HTTP CPU at 200/s) with it.
+ * µs (the core from the build, with plain node: 25, 65 and 307; this section runs the sources
+ * through tsx, whose kept function names cost a little more). Every path pays it in proportion to
+ * the code and data it touches, and the figures measured one interaction at a time (the cached
+ * ratios) and at a low rate (HTTP CPU at 200/s) with it.
  */
 async function afterIdle(core: InteractionCore): Promise<Array<{ coreUs: number; parseUs: number }>> {
   const responder = {
