@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Agent, request } from "node:http";
 import {
   startDiscordStandIn,
   type DiscordStandIn,
@@ -479,5 +480,84 @@ describe("the Discord stand-in's REST rules", () => {
     ).body as Array<{ id: string; name: string; guild_id: string }>;
     expect(second[0]).toMatchObject({ id: first[0]!.id, name: "alpha", guild_id: discord.guildId });
     expect(second[1]!.id).not.toBe(first[0]!.id);
+  });
+});
+
+describe("the Discord stand-in's request bodies", () => {
+  /** Sends `chunks` as a request's body, one write each, over `agent`. */
+  function send(
+    agent: Agent,
+    path: string,
+    chunks: readonly Buffer[],
+  ): Promise<{ status: number; body: unknown; reusedSocket: boolean }> {
+    const { hostname, port, pathname } = new URL(v10(path));
+    return new Promise((resolve, reject) => {
+      const outgoing = request(
+        {
+          agent,
+          hostname,
+          port,
+          path: pathname,
+          method: "POST",
+          headers: {
+            ...bot(),
+            "Content-Length": String(chunks.reduce((total, chunk) => total + chunk.length, 0)),
+          },
+        },
+        (response) => {
+          const parts: Buffer[] = [];
+          response.on("data", (part: Buffer) => parts.push(part));
+          response.on("end", () => {
+            const text = Buffer.concat(parts).toString("utf8");
+            resolve({
+              status: response.statusCode ?? 0,
+              body: text ? (JSON.parse(text) as unknown) : undefined,
+              reusedSocket: outgoing.reusedSocket,
+            });
+          });
+        },
+      );
+      outgoing.on("error", reject);
+      for (const chunk of chunks) outgoing.write(chunk);
+      outgoing.end();
+    });
+  }
+
+  it("reads a body that comes in many pieces whole", async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const text = Buffer.from(JSON.stringify({ content: `pieces ${"é".repeat(300)} end` }));
+      const pieces = Array.from({ length: Math.ceil(text.length / 7) }, (_, n) =>
+        text.subarray(n * 7, n * 7 + 7),
+      );
+      const sent = await send(agent, `/channels/${discord.channels.text}/messages`, pieces);
+      expect(sent.status).toBe(200);
+      expect(sent.body).toMatchObject({ content: `pieces ${"é".repeat(300)} end` });
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it("refuses a body past Discord's cap with 413 (40005), and the connection carries the next request", async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      // 27 MiB, past the 25 MiB of files and the form around them: in 1 MiB writes.
+      const mib = Buffer.alloc(1024 * 1024, 0x61);
+      const refused = await send(
+        agent,
+        `/channels/${discord.channels.text}/messages`,
+        Array.from({ length: 27 }, () => mib),
+      );
+      expect(refused).toMatchObject({
+        status: 413,
+        body: { code: 40005, message: "Request entity too large" },
+      });
+      const next = await send(agent, `/channels/${discord.channels.text}/messages`, [
+        Buffer.from(JSON.stringify({ content: "after the refusal" })),
+      ]);
+      expect(next).toMatchObject({ status: 200, body: { content: "after the refusal" }, reusedSocket: true });
+    } finally {
+      agent.destroy();
+    }
   });
 });
