@@ -36,6 +36,7 @@ import { createInteractionCore } from "../../src/bot/core/interactionCore.js";
 import { loadCommands } from "../../src/bot/loadCommands.js";
 import { createBotMetrics } from "../../src/metrics/botMetrics.js";
 import { DEMO_TOKEN, startGitHubStandIn } from "../../src/sandbox/github/index.js";
+import { percentile } from "./rates.js";
 
 /** A slash command as Discord sends it to a server member: some 1.5 KB. */
 export function interactionBody(n: number): string {
@@ -421,7 +422,6 @@ async function afterIdle(core: InteractionCore): Promise<Array<{ coreUs: number;
     editOriginal: async () => null,
   } as unknown as Parameters<InteractionCore["handle"]>[1];
   let n = 1_000_000;
-  const median = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1]!;
   for (let warm = 0; warm < 2_000; warm++)
     await core.handle(JSON.parse(interactionBody(n++)) as APIInteraction, responder);
   const results: Array<{ coreUs: number; parseUs: number }> = [];
@@ -441,7 +441,7 @@ async function afterIdle(core: InteractionCore): Promise<Array<{ coreUs: number;
       used = process.cpuUsage(before);
       coreUs.push(used.user + used.system);
     }
-    results.push({ coreUs: median(coreUs), parseUs: median(parseUs) });
+    results.push({ coreUs: percentile(coreUs, 50), parseUs: percentile(parseUs, 50) });
   }
   return results;
 }
