@@ -194,6 +194,7 @@ export function createBot(options: BotOptions): Bot {
         rest,
         replayGuard: options.replayGuard ?? createMemoryReplayGuard(),
         logger,
+        ...(options.metrics ? { metrics: options.metrics } : {}),
       })
     : undefined;
   const operations = {

@@ -11,7 +11,8 @@ export interface BotMetrics {
   /**
    * Interactions handled, by kind (command, component, autocomplete, modal), command and outcome:
    * `answered`, `user_error` (the asker's to fix: no such repository, a bad option), `error` (the
-   * bot's own failure, with an error id in the log), `busy`, `expired`.
+   * bot's own failure, with an error id in the log), `busy`, `expired` (Discord no longer took an
+   * answer; over HTTP, kind `unknown`: a request that reached the bot after Discord's 3 s, refused unread).
    */
   readonly interactions: Counter<"kind" | "command" | "outcome">;
   /** From the interaction's creation (its snowflake) to the first response Discord took. */

@@ -2,7 +2,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { InteractionResponseType, InteractionType, type APIInteraction } from "discord-api-types/v10";
 import type { Logger } from "../../logger.js";
 import type { InteractionCore } from "../core/interactionCore.js";
+import { interactionAgeMs } from "../core/deferral.js";
 import { restResponder, type DiscordRest } from "../core/responder.js";
+import type { BotMetrics } from "../../metrics/botMetrics.js";
 import { httpFirstResponse } from "./httpResponder.js";
 import { readCappedBody } from "./readBody.js";
 import type { ReplayGuard } from "./replayGuard.js";
@@ -24,8 +26,24 @@ export const MAX_BODY_BYTES = 256 * 1024;
  * a 1,600/s burst: 678 of 16,000 unanswered, `npm run bench`, the knee's overload over HTTP.)
  */
 export const MAX_UNVERIFIED_BYTES = 128 * MAX_BODY_BYTES;
-/** A signed request older (or further ahead) than this is refused as stale. */
+/** A signed request further ahead than this is refused as stale (the replay guard's window too). */
 export const MAX_AGE_SECONDS = 5 * 60;
+/**
+ * How long Discord waits for the reply to an interaction (DISCORD-FACTS: "within 3 seconds"). A
+ * request the bot gets to later than this (its signed timestamp, or its interaction's creation) is
+ * one Discord stopped waiting for: whatever the bot sends, nobody reads it. It is refused without
+ * the work, and before its body is read and its signature checked when the timestamp already says
+ * so: on a bot behind (a burst past what its cpu takes, or a cpu it shares), every late request
+ * that still cost a whole answer put the next ones further behind. On a cpu shared with another
+ * busy process, 1,600/s over HTTP is at the edge of what the bot takes, and runs minutes apart
+ * either hold or collapse (thousands of requests wait on new connections, and the bot answered
+ * them after the burst, long after Discord gave up): of 16,000, unanswered 0, 0, 236, 1,052,
+ * 4,158 and 10,458 in six runs before, 0, 0, 0, 0, 90, 395, 603, 5,815 and 9,519 in nine with
+ * late requests refused (the knee's overload on a shared cpu): fewer collapses, not none.
+ */
+export const RESPONSE_DEADLINE_MS = 3_000;
+/** At most one warning per this long that late requests were refused (the metrics count each). */
+export const LATE_WARNING_EVERY_MS = 60_000;
 /**
  * Requests in a row carrying Discord's signature headers whose signature does not verify, with none
  * verified in between, before a warning: Discord's own check of a new endpoint URL sends one or two
@@ -43,9 +61,14 @@ export interface InteractionsEndpointOptions {
   rest: DiscordRest;
   replayGuard: ReplayGuard;
   logger: Logger;
+  /** Where a signed interaction refused for coming after Discord's deadline is counted (outcome `expired`). */
+  metrics?: Pick<BotMetrics, "interactions">;
   /** The clock, in Unix milliseconds (tests move it). */
   now?: () => number;
 }
+
+/** The labels of an interaction refused as late: the endpoint refuses it before looking at what it asks. */
+const LATE_LABELS = { kind: "unknown", command: "other", outcome: "expired" } as const;
 
 function answer(reply: ServerResponse, status: number, body: unknown, close = false): void {
   const text = JSON.stringify(body);
@@ -65,13 +88,15 @@ function header(request: IncomingMessage, name: string): string | undefined {
 /**
  * `POST /interactions` (DISCORD-FACTS "Interactions over HTTP"). In order, so that a stranger gets
  * no memory and no time before the signature is checked: a missing or malformed signature or
- * timestamp header, and a timestamp outside {@link MAX_AGE_SECONDS}, are refused 401 before a byte
- * of the body is read; a declared length past {@link MAX_BODY_BYTES} is
- * 413 at once; past {@link MAX_UNVERIFIED_BYTES} held by bodies being read, 503; then the body is read up to
- * the cap (413 past it) and the Ed25519 signature over timestamp + body is verified before anything
- * looks at the body (401, as Discord's own probes with bad signatures expect); a request already
- * taken (same interaction id, which a replay of the signed bytes carries) is 401; a body that is not JSON is 400. A PING is
- * answered PONG; any other interaction goes to the core, whose first response is the HTTP reply.
+ * timestamp header, a timestamp more than {@link MAX_AGE_SECONDS} ahead, and one already past
+ * Discord's {@link RESPONSE_DEADLINE_MS} (whole seconds), are refused 401 before a byte of the body is read; a
+ * declared length past {@link MAX_BODY_BYTES} is 413 at once; past {@link MAX_UNVERIFIED_BYTES}
+ * held by bodies being read, 503; then the body is read up to the cap (413 past it) and the Ed25519
+ * signature over timestamp + body is verified before anything looks at the body (401, as Discord's
+ * own probes with bad signatures expect); a body that is not JSON is 400; an interaction created
+ * longer ago than Discord waits is 401 (late), and so is one already taken (same interaction id,
+ * which a replay of the signed bytes carries). A PING is answered PONG; any other interaction goes
+ * to the core, whose first response is the HTTP reply.
  * Every refusal closes its connection; only one that carried a signed interaction stays open for
  * the next. How long headers and body may take, and how long a connection may idle, are the
  * server's bounds (see `createBotHttpServer`).
@@ -84,6 +109,25 @@ export function createInteractionsEndpoint(options: InteractionsEndpointOptions)
   const refuse = (reply: ServerResponse, status: number, reason: string): void => {
     logger.debug({ status, reason }, "refused an interactions request");
     answer(reply, status, { error: reason }, true);
+  };
+
+  /** Late requests refused since the last warning, and when that warning was written. */
+  let lateSinceWarning = 0;
+  let lateWarnedAt = Number.NEGATIVE_INFINITY;
+  /** Refuses a signed interaction Discord no longer waits for (see RESPONSE_DEADLINE_MS): counted, and said now and then. */
+  const refuseLate = (reply: ServerResponse, reason: string): void => {
+    options.metrics?.interactions.inc(LATE_LABELS);
+    lateSinceWarning++;
+    const at = now();
+    if (at - lateWarnedAt >= LATE_WARNING_EVERY_MS) {
+      logger.warn(
+        { refused: lateSinceWarning },
+        "interactions reached the bot after Discord's 3 s and were refused unanswered: the bot is behind (more processes or cpu), or this machine's clock is ahead of Discord's",
+      );
+      lateSinceWarning = 0;
+      lateWarnedAt = at;
+    }
+    refuse(reply, 401, reason);
   };
 
   /** Signed-looking requests refused in a row since one last verified (see the constant). */
@@ -99,8 +143,13 @@ export function createInteractionsEndpoint(options: InteractionsEndpointOptions)
       return refuse(reply, 401, "invalid request signature");
     }
     const signedAt = Number(timestamp);
-    if (!(Math.abs(now() / 1000 - signedAt) <= MAX_AGE_SECONDS)) {
-      return refuse(reply, 401, "the request's timestamp is too old");
+    const sinceSigned = now() / 1000 - signedAt;
+    if (!(sinceSigned >= -MAX_AGE_SECONDS)) return refuse(reply, 401, "the request's timestamp is ahead");
+    // Whole seconds: signed within the second after `signedAt`, so one more second before it is surely late.
+    // Not counted nor warned about: nothing says yet that Discord sent it (a stranger's stamp would
+    // read as the bot behind).
+    if (!(sinceSigned <= RESPONSE_DEADLINE_MS / 1000 + 1)) {
+      return refuse(reply, 401, "the request's timestamp is past Discord's deadline");
     }
     const declared = Number(request.headers["content-length"] ?? Number.NaN);
     if (declared > MAX_BODY_BYTES) {
@@ -141,6 +190,10 @@ export function createInteractionsEndpoint(options: InteractionsEndpointOptions)
     }
     if (typeof interaction !== "object" || interaction === null || typeof interaction.id !== "string") {
       return refuse(reply, 400, "the body is not an interaction");
+    }
+    // Created longer ago than Discord waits (the header's whole seconds let some through).
+    if (interactionAgeMs(interaction.id, now()) >= RESPONSE_DEADLINE_MS) {
+      return refuseLate(reply, "the interaction came after Discord's deadline");
     }
     // Remembered a little past the window, so a replay is refused as long as its timestamp passes.
     // The interaction's id alone: a replay of the signed bytes carries the same id, and a signature

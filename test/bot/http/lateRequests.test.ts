@@ -1,0 +1,135 @@
+import pino from "pino";
+import type { APIInteraction } from "discord-api-types/v10";
+import { afterEach, describe, expect, it } from "vitest";
+import type { InteractionCore } from "../../../src/bot/core/interactionCore.js";
+import type { DiscordRest } from "../../../src/bot/core/responder.js";
+import { createBotHttpServer, type BotHttpServer } from "../../../src/bot/http/httpServer.js";
+import {
+  createInteractionsEndpoint,
+  LATE_WARNING_EVERY_MS,
+  MAX_AGE_SECONDS,
+  RESPONSE_DEADLINE_MS,
+} from "../../../src/bot/http/interactionsEndpoint.js";
+import { createMemoryReplayGuard } from "../../../src/bot/http/replayGuard.js";
+import { createSignatureVerifier } from "../../../src/bot/http/signature.js";
+import { InteractionSigner } from "../../../src/sandbox/discord/interactionSigner.js";
+import { DISCORD_EPOCH } from "../../../src/sandbox/discord/snowflake.js";
+import { capturingLogger } from "../../cache/helpers.js";
+
+const signer = new InteractionSigner();
+let server: BotHttpServer | undefined;
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/**
+ * A bot's endpoint on a clock the test sets (Unix ms), whose core answers every command at once;
+ * what it routed, counted and logged.
+ */
+async function start(clock: { now: number }) {
+  const routed: string[] = [];
+  const counted: Array<Record<string, string>> = [];
+  const captured = capturingLogger("warn");
+  const core = {
+    async handle(
+      interaction: APIInteraction,
+      responder: { respond(response: unknown, files: []): Promise<unknown> },
+    ) {
+      routed.push(interaction.id);
+      await responder.respond({ type: 4, data: { content: "answered" } }, []);
+    },
+  } as unknown as InteractionCore;
+  const refuseRest = (): never => {
+    throw new Error("this core never calls Discord's REST");
+  };
+  server = createBotHttpServer({
+    logger: pino({ level: "silent" }),
+    interactions: createInteractionsEndpoint({
+      verify: createSignatureVerifier(signer.publicKeyHex),
+      core,
+      rest: { bot: refuseRest, interactions: refuseRest, callbacks: refuseRest } as unknown as DiscordRest,
+      replayGuard: createMemoryReplayGuard(),
+      logger: captured.logger,
+      metrics: { interactions: { inc: (labels: Record<string, string>) => counted.push(labels) } as never },
+      now: () => clock.now,
+    }),
+  });
+  await server.listen(0, "127.0.0.1");
+  const url = `${server.url!}/interactions`;
+  let increment = 0n;
+  /** A slash command created at `createdAt`, signed with the timestamp `signedAt` (both Unix ms), with the application's key or another. */
+  const send = async (createdAt: number, signedAt: number, key?: "otherKey"): Promise<number> => {
+    const id = String((BigInt(createdAt - DISCORD_EPOCH) << 22n) | increment++);
+    const body = JSON.stringify({ id, type: 2, application_id: "1", token: `t-${id}`, version: 1, data: {} });
+    const at = String(Math.floor(signedAt / 1000));
+    const response = await fetch(url, {
+      method: "POST",
+      body,
+      headers: {
+        "Content-Type": "application/json",
+        "X-Signature-Ed25519": key ? signer.signWithOtherKey(at, body) : signer.sign(at, body),
+        "X-Signature-Timestamp": at,
+      },
+    });
+    await response.arrayBuffer();
+    return response.status;
+  };
+  const warnings = () => captured.lines().filter((line) => String(line.msg).includes("after Discord's 3 s"));
+  return { send, routed, counted, warnings };
+}
+
+describe("requests that reach the bot after Discord stopped waiting", () => {
+  it("answers one created and signed within Discord's 3 s", async () => {
+    const clock = { now: Date.now() };
+    const bot = await start(clock);
+    expect(await bot.send(clock.now - RESPONSE_DEADLINE_MS + 200, clock.now - 1_000)).toBe(200);
+    expect(bot.routed).toHaveLength(1);
+    expect(bot.counted).toEqual([]);
+  });
+
+  it("refuses, without its work, one whose timestamp is past Discord's 3 s: unread, so neither counted nor warned about", async () => {
+    const clock = { now: Date.now() };
+    const bot = await start(clock);
+    expect(await bot.send(clock.now - 5_000, clock.now - 5_000)).toBe(401);
+    // Signed with another key: refused the same, before anything is read.
+    expect(await bot.send(clock.now - 5_000, clock.now - 5_000, "otherKey")).toBe(401);
+    expect(bot.routed).toEqual([]);
+    expect(bot.counted).toEqual([]);
+    expect(bot.warnings()).toEqual([]);
+  });
+
+  it("refuses, without its work, a signed interaction created more than 3 s ago: counted expired, one warning a minute", async () => {
+    const clock = { now: Date.now() };
+    const bot = await start(clock);
+    // Signed this second (the header's whole seconds let it through), created 3.2 s ago.
+    expect(await bot.send(clock.now - RESPONSE_DEADLINE_MS - 200, clock.now)).toBe(401);
+    expect(await bot.send(clock.now - RESPONSE_DEADLINE_MS - 900, clock.now - 1_000)).toBe(401);
+    // One signed with another key is refused as any bad signature: not counted.
+    expect(await bot.send(clock.now - RESPONSE_DEADLINE_MS - 200, clock.now, "otherKey")).toBe(401);
+    expect(bot.routed).toEqual([]);
+    expect(bot.counted).toEqual([
+      { kind: "unknown", command: "other", outcome: "expired" },
+      { kind: "unknown", command: "other", outcome: "expired" },
+    ]);
+    expect(bot.warnings()).toHaveLength(1);
+    expect(bot.warnings()[0]).toMatchObject({ refused: 1 });
+    clock.now += LATE_WARNING_EVERY_MS;
+    expect(await bot.send(clock.now - RESPONSE_DEADLINE_MS - 500, clock.now)).toBe(401);
+    expect(bot.warnings()).toHaveLength(2);
+    expect(bot.warnings()[1]).toMatchObject({ refused: 2 });
+  });
+
+  it("still refuses as stale, not as late, a timestamp past the replay window or ahead of it", async () => {
+    const clock = { now: Date.now() };
+    const bot = await start(clock);
+    const window = MAX_AGE_SECONDS * 1000;
+    expect(await bot.send(clock.now, clock.now - window - 2_000)).toBe(401);
+    expect(await bot.send(clock.now, clock.now + window + 2_000)).toBe(401);
+    // Ahead by less than the window (a clock behind Discord's): taken.
+    expect(await bot.send(clock.now, clock.now + 60_000)).toBe(200);
+    expect(bot.routed).toHaveLength(1);
+    expect(bot.counted).toEqual([]);
+  });
+});
