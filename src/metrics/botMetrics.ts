@@ -12,7 +12,8 @@ export interface BotMetrics {
    * Interactions handled, by kind (command, component, autocomplete, modal), command and outcome:
    * `answered`, `user_error` (the asker's to fix: no such repository, a bad option), `error` (the
    * bot's own failure, with an error id in the log), `busy`, `expired` (Discord no longer took an
-   * answer; over HTTP, kind `unknown`: a request that reached the bot after Discord's 3 s, refused unread).
+   * answer, or the interaction reached the bot after Discord's 3 s; over HTTP such a request is
+   * refused before the core, as kind `unknown`).
    */
   readonly interactions: Counter<"kind" | "command" | "outcome">;
   /** From the interaction's creation (its snowflake) to the first response Discord took. */

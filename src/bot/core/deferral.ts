@@ -7,6 +7,13 @@ import { BusyError, type Admission, type Asking, type Release } from "./admissio
  */
 export const DEFER_AFTER_MS = 1_500;
 
+/**
+ * How long Discord waits for an interaction's first response, from its creation (DISCORD-FACTS:
+ * "within 3 seconds"). An interaction the bot gets to later than this is one Discord stopped
+ * waiting for: whatever the bot sends, Discord refuses it (10062), so the bot does none of its work.
+ */
+export const RESPONSE_DEADLINE_MS = 3_000;
+
 /** The latest age at which an answer may still be awaited before the first response. */
 const ACKNOWLEDGE_BY_MS = 2_000;
 /**

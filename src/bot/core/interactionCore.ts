@@ -24,7 +24,8 @@ import { handleComponent } from "./componentHandler.js";
 import { Continuations } from "./continuation.js";
 import { commandsByPrefix, type CoreContext } from "./coreContext.js";
 import { Admission, BusyError } from "./admission.js";
-import { DEFER_AFTER_MS, interactionAgeMs } from "./deferral.js";
+import { DEFER_AFTER_MS, interactionAgeMs, RESPONSE_DEADLINE_MS } from "./deferral.js";
+import { lateWarning } from "./lateWarning.js";
 import {
   discordCode,
   errorSituationOf,
@@ -201,6 +202,7 @@ export function createInteractionCore(options: InteractionCoreOptions): Interact
    */
   const inFlight = new InFlight<Handling>();
   let stopped = false;
+  const warnLate = lateWarning(options.logger);
 
   async function dispatch(
     interaction: PersonInteraction,
@@ -212,15 +214,21 @@ export function createInteractionCore(options: InteractionCoreOptions): Interact
       else await reply.reply(formatError(RESTARTING), { ephemeral: true });
       return;
     }
+    // Past Discord's 3 seconds (a bot far behind, or a clock ahead of Discord's): Discord refuses any
+    // response now (10062), so nothing is sent and nothing done. Answering "busy" to each (a request
+    // to Discord per interaction, refused) kept a process that fell that far behind from catching up.
+    const ageMs = interactionAgeMs(interaction.id);
+    if (ageMs >= RESPONSE_DEADLINE_MS) {
+      reply.outcome = "expired";
+      warnLate();
+      return;
+    }
     // Behind by nearly Discord's 3 seconds (a burst beyond what this process can take): whatever
     // the answer, it would come too late. Said at once, in one request, so the person reads that
     // the bot is busy rather than "The application did not respond", and the bot catches up.
-    if (interactionAgeMs(interaction.id) >= SHED_AFTER_MS) {
+    if (ageMs >= SHED_AFTER_MS) {
       reply.outcome = "busy";
-      logger.info(
-        { ageMs: interactionAgeMs(interaction.id) },
-        "interaction arrived too late to answer: told the bot is busy",
-      );
+      logger.info({ ageMs }, "interaction arrived too late to answer: told the bot is busy");
       if (interaction.type === InteractionType.ApplicationCommandAutocomplete) await reply.autocomplete([]);
       else
         await replyWithError(

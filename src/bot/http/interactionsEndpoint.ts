@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { InteractionResponseType, InteractionType, type APIInteraction } from "discord-api-types/v10";
 import type { Logger } from "../../logger.js";
 import type { InteractionCore } from "../core/interactionCore.js";
-import { interactionAgeMs } from "../core/deferral.js";
+import { interactionAgeMs, RESPONSE_DEADLINE_MS } from "../core/deferral.js";
+import { lateWarning } from "../core/lateWarning.js";
 import { restResponder, type DiscordRest } from "../core/responder.js";
 import type { BotMetrics } from "../../metrics/botMetrics.js";
 import { httpFirstResponse } from "./httpResponder.js";
@@ -28,22 +29,6 @@ export const MAX_BODY_BYTES = 256 * 1024;
 export const MAX_UNVERIFIED_BYTES = 128 * MAX_BODY_BYTES;
 /** A signed request further ahead than this is refused as stale (the replay guard's window too). */
 export const MAX_AGE_SECONDS = 5 * 60;
-/**
- * How long Discord waits for the reply to an interaction (DISCORD-FACTS: "within 3 seconds"). A
- * request the bot gets to later than this (its signed timestamp, or its interaction's creation) is
- * one Discord stopped waiting for: whatever the bot sends, nobody reads it. It is refused without
- * the work, and before its body is read and its signature checked when the timestamp already says
- * so: on a bot behind (a burst past what its cpu takes, or a cpu it shares), every late request
- * that still cost a whole answer put the next ones further behind. On a cpu shared with another
- * busy process, 1,600/s over HTTP is at the edge of what the bot takes, and runs minutes apart
- * either hold or collapse (thousands of requests wait on new connections, and the bot answered
- * them after the burst, long after Discord gave up): of 16,000, unanswered 0, 0, 236, 1,052,
- * 4,158 and 10,458 in six runs before, 0, 0, 0, 0, 90, 395, 603, 5,815 and 9,519 in nine with
- * late requests refused (the knee's overload on a shared cpu): fewer collapses, not none.
- */
-export const RESPONSE_DEADLINE_MS = 3_000;
-/** At most one warning per this long that late requests were refused (the metrics count each). */
-export const LATE_WARNING_EVERY_MS = 60_000;
 /**
  * Requests in a row carrying Discord's signature headers whose signature does not verify, with none
  * verified in between, before a warning: Discord's own check of a new endpoint URL sends one or two
@@ -111,22 +96,21 @@ export function createInteractionsEndpoint(options: InteractionsEndpointOptions)
     answer(reply, status, { error: reason }, true);
   };
 
-  /** Late requests refused since the last warning, and when that warning was written. */
-  let lateSinceWarning = 0;
-  let lateWarnedAt = Number.NEGATIVE_INFINITY;
+  // A request the bot gets to after Discord's RESPONSE_DEADLINE_MS (its signed timestamp, or its
+  // interaction's creation) is one Discord stopped waiting for: whatever the bot sends, nobody
+  // reads it. It is refused without the work, and before its body is read and its signature checked
+  // when the timestamp already says so: on a bot behind (a burst past what its cpu takes, or a cpu it
+  // shares), every late request that still cost a whole answer put the next ones further behind. On a
+  // cpu shared with another busy process, 1,600/s over HTTP is at the edge of what the bot takes, and
+  // runs minutes apart either hold or collapse (thousands of requests wait on new connections, and
+  // the bot answered them after the burst, long after Discord gave up): of 16,000, unanswered 0, 0,
+  // 236, 1,052, 4,158 and 10,458 in six runs before, 0, 0, 0, 0, 90, 395, 603, 5,815 and 9,519 in
+  // nine with late requests refused (the knee's overload on a shared cpu): fewer collapses, not none.
+  const warnLate = lateWarning(logger, now);
   /** Refuses a signed interaction Discord no longer waits for (see RESPONSE_DEADLINE_MS): counted, and said now and then. */
   const refuseLate = (reply: ServerResponse, reason: string): void => {
     options.metrics?.interactions.inc(LATE_LABELS);
-    lateSinceWarning++;
-    const at = now();
-    if (at - lateWarnedAt >= LATE_WARNING_EVERY_MS) {
-      logger.warn(
-        { refused: lateSinceWarning },
-        "interactions reached the bot after Discord's 3 s and were refused unanswered: the bot is behind (more processes or cpu), or this machine's clock is ahead of Discord's",
-      );
-      lateSinceWarning = 0;
-      lateWarnedAt = at;
-    }
+    warnLate();
     refuse(reply, 401, reason);
   };
 

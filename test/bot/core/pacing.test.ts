@@ -6,7 +6,10 @@ import {
   deferWindowMs,
   interactionAgeMs,
   QUEUE_LIMIT_MS,
+  RESPONSE_DEADLINE_MS,
 } from "../../../src/bot/core/deferral.js";
+import { createBotMetrics } from "../../../src/metrics/botMetrics.js";
+import { capturingLogger } from "../../cache/helpers.js";
 import { createInteractionCore } from "../../../src/bot/core/interactionCore.js";
 import { silentLogger } from "../../../src/logger.js";
 import { coreServices, echoCommand, recordingResponder, slashPayload } from "./recordingResponder.js";
@@ -290,6 +293,41 @@ describe("an interaction that reaches the core nearly 3 s old", () => {
     if (first?.kind !== "respond") throw new Error("no first response");
     expect(first.response.type).toBe(InteractionResponseType.ChannelMessageWithSource);
     expect(JSON.stringify(first.response)).toContain("more requests than it can take");
+  });
+});
+
+describe("an interaction that reaches the core after Discord's 3 s", () => {
+  it("is left unanswered: its command never runs, nothing is sent to Discord; counted expired, one warning a minute", async () => {
+    let ran = false;
+    const command = echoCommand();
+    const execute = command.execute;
+    command.execute = async (...args) => {
+      ran = true;
+      return execute(...args);
+    };
+    const captured = capturingLogger("warn");
+    const metrics = createBotMetrics();
+    const core = createInteractionCore({
+      commands: new Map([["echo", command]]),
+      services: coreServices(),
+      logger: captured.logger,
+      metrics,
+    });
+    const { responder, calls } = recordingResponder();
+    await core.handle(payloadAged(RESPONSE_DEADLINE_MS + 100), responder);
+    await core.handle(payloadAged(RESPONSE_DEADLINE_MS + 5_000), responder);
+    expect(ran).toBe(false);
+    expect(calls).toEqual([]);
+    const counted = (await metrics.interactions.get()).values;
+    expect(counted).toEqual([
+      expect.objectContaining({ labels: { kind: "command", command: "echo", outcome: "expired" }, value: 2 }),
+    ]);
+    const warnings = captured.lines().filter((line) => String(line.msg).includes("after Discord's 3 s"));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ late: 1 });
+    // Fresh, it is answered as ever.
+    await core.handle(payloadAged(0), responder);
+    expect(calls.map((call) => call.kind)).toEqual(["respond"]);
   });
 });
 

@@ -4,12 +4,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { InteractionCore } from "../../../src/bot/core/interactionCore.js";
 import type { DiscordRest } from "../../../src/bot/core/responder.js";
 import { createBotHttpServer, type BotHttpServer } from "../../../src/bot/http/httpServer.js";
-import {
-  createInteractionsEndpoint,
-  LATE_WARNING_EVERY_MS,
-  MAX_AGE_SECONDS,
-  RESPONSE_DEADLINE_MS,
-} from "../../../src/bot/http/interactionsEndpoint.js";
+import { RESPONSE_DEADLINE_MS } from "../../../src/bot/core/deferral.js";
+import { LATE_WARNING_EVERY_MS } from "../../../src/bot/core/lateWarning.js";
+import { createInteractionsEndpoint, MAX_AGE_SECONDS } from "../../../src/bot/http/interactionsEndpoint.js";
 import { createMemoryReplayGuard } from "../../../src/bot/http/replayGuard.js";
 import { createSignatureVerifier } from "../../../src/bot/http/signature.js";
 import { InteractionSigner } from "../../../src/sandbox/discord/interactionSigner.js";
@@ -114,11 +111,11 @@ describe("requests that reach the bot after Discord stopped waiting", () => {
       { kind: "unknown", command: "other", outcome: "expired" },
     ]);
     expect(bot.warnings()).toHaveLength(1);
-    expect(bot.warnings()[0]).toMatchObject({ refused: 1 });
+    expect(bot.warnings()[0]).toMatchObject({ late: 1 });
     clock.now += LATE_WARNING_EVERY_MS;
     expect(await bot.send(clock.now - RESPONSE_DEADLINE_MS - 500, clock.now)).toBe(401);
     expect(bot.warnings()).toHaveLength(2);
-    expect(bot.warnings()[1]).toMatchObject({ refused: 2 });
+    expect(bot.warnings()[1]).toMatchObject({ late: 2 });
   });
 
   it("still refuses as stale, not as late, a timestamp past the replay window or ahead of it", async () => {
