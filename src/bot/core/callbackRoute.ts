@@ -7,9 +7,10 @@ import {
   type OAuthErrorData,
   type REST,
 } from "discord.js";
-import { Routes, type Snowflake } from "discord-api-types/v10";
+import { RESTJSONErrorCodes, Routes, type Snowflake } from "discord-api-types/v10";
 import { request } from "undici";
-import { createDiscordConnections } from "./discordConnections.js";
+import { interactionAgeMs, RESPONSE_DEADLINE_MS } from "./deferral.js";
+import { createDiscordConnections, DISCORD_CONNECTIONS } from "./discordConnections.js";
 
 /**
  * The first response of an interaction, sent on the callback route by undici itself rather than
@@ -35,6 +36,45 @@ export interface CallbackRoute {
   /** Closes the connections kept open (see DiscordConnections.close in ./discordConnections.ts). */
   close(): Promise<void>;
 }
+
+/**
+ * A first response not sent: its interaction's 3 s passed while it waited for a connection, and
+ * Discord would refuse it. Carries Discord's code for that refusal (10062, Unknown interaction), so
+ * that the core ends the interaction as it ends one Discord refused.
+ */
+export class LateResponseError extends Error {
+  readonly code = RESTJSONErrorCodes.UnknownInteraction;
+  constructor() {
+    super("the interaction's 3 s passed while its first response waited for a connection: not sent");
+    this.name = "LateResponseError";
+  }
+}
+
+/**
+ * Takes turns on the route's connections, in arrival order, so that a response is looked at again
+ * when its turn comes rather than waiting inside undici's pool, where nothing can drop it.
+ */
+function turns(size: number): { take(): Promise<void>; give(): void } {
+  let taken = 0;
+  const waiting: Array<() => void> = [];
+  return {
+    take() {
+      if (taken < size) {
+        taken++;
+        return Promise.resolve();
+      }
+      return new Promise((resolve) => waiting.push(resolve));
+    },
+    give() {
+      const next = waiting.shift();
+      if (next) next();
+      else taken--;
+    },
+  };
+}
+
+/** What a send gives for a response REST is to send again (see {@link CallbackRoute}). */
+const THROUGH_REST = Symbol("through REST");
 
 /** REST's own bound of a request (`timeout`, 15 s), for the headers and for the body. */
 const TIMEOUT_MS = DefaultRestOptions.timeout;
@@ -89,36 +129,60 @@ export function createCallbackRoute(options: {
     return withResponse ? answer : undefined;
   };
 
+  // As many turns as connections: a response waits here, not in the pool, and one whose interaction
+  // is past Discord's 3 s when its turn comes is not sent. Under a burst past capacity every such
+  // response took a connection for a refusal (10062), which made the next ones later still.
+  const line = turns(DISCORD_CONNECTIONS);
+
+  /** Sends on the route's connections; {@link THROUGH_REST} for what REST sends again instead. */
+  const send = async (
+    id: Snowflake,
+    token: string,
+    body: string | Buffer,
+    withResponse: boolean,
+  ): Promise<unknown> => {
+    const url = `${base}${Routes.interactionCallback(id, token)}${withResponse ? "?with_response=true" : ""}`;
+    let answer: Awaited<ReturnType<typeof request>>;
+    try {
+      answer = await request(url, {
+        method: "POST",
+        body,
+        headers,
+        dispatcher: connections.agent,
+        headersTimeout: TIMEOUT_MS,
+        bodyTimeout: TIMEOUT_MS,
+      });
+    } catch (error) {
+      if (retried(error)) return THROUGH_REST;
+      throw error;
+    }
+    const { statusCode } = answer;
+    if (statusCode === 429 || statusCode >= 500) {
+      await answer.body.dump();
+      return THROUGH_REST;
+    }
+    const text = await answer.body.text();
+    if (statusCode >= 400) {
+      const data = parsed(text) as DiscordErrorData | OAuthErrorData;
+      throw new DiscordAPIError(data, "code" in data ? data.code : data.error, statusCode, "POST", url, {
+        body,
+      });
+    }
+    return withResponse && text !== "" ? parsed(text) : undefined;
+  };
+
   return {
     async post(id, token, body, withResponse) {
-      const url = `${base}${Routes.interactionCallback(id, token)}${withResponse ? "?with_response=true" : ""}`;
-      let answer: Awaited<ReturnType<typeof request>>;
+      await line.take();
+      let sent: unknown;
       try {
-        answer = await request(url, {
-          method: "POST",
-          body,
-          headers,
-          dispatcher: connections.agent,
-          headersTimeout: TIMEOUT_MS,
-          bodyTimeout: TIMEOUT_MS,
-        });
-      } catch (error) {
-        if (retried(error)) return throughRest(id, token, body, withResponse);
-        throw error;
+        if (interactionAgeMs(id) >= RESPONSE_DEADLINE_MS) throw new LateResponseError();
+        sent = await send(id, token, body, withResponse);
+      } finally {
+        line.give();
       }
-      const { statusCode } = answer;
-      if (statusCode === 429 || statusCode >= 500) {
-        await answer.body.dump();
-        return throughRest(id, token, body, withResponse);
-      }
-      const text = await answer.body.text();
-      if (statusCode >= 400) {
-        const data = parsed(text) as DiscordErrorData | OAuthErrorData;
-        throw new DiscordAPIError(data, "code" in data ? data.code : data.error, statusCode, "POST", url, {
-          body,
-        });
-      }
-      return withResponse && text !== "" ? parsed(text) : undefined;
+      // REST's retries wait on its own connections, not on a turn here.
+      return sent === THROUGH_REST ? throughRest(id, token, body, withResponse) : sent;
     },
     close: () => connections.close(options.closeGraceMs),
   };

@@ -1,8 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { DefaultUserAgent, DiscordAPIError, REST, Routes } from "discord.js";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createCallbackRoute, type CallbackRoute } from "../../../src/bot/core/callbackRoute.js";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import {
+  createCallbackRoute,
+  LateResponseError,
+  type CallbackRoute,
+} from "../../../src/bot/core/callbackRoute.js";
+import { RESPONSE_DEADLINE_MS } from "../../../src/bot/core/deferral.js";
 import {
   createInteractionsRest,
   DISCORD_CONNECTIONS,
@@ -337,5 +342,57 @@ describe("the callback route with the local Discord", () => {
       (request) => request.path.startsWith(`/interactions/${record.id}/`),
     );
     expect(callbacks.map((request) => request.status)).toEqual([429, 204]);
+  });
+});
+
+describe("a first response whose turn on a connection comes after the interaction's 3 s", () => {
+  it("is not sent: it fails with Discord's code for a late response (10062), and the next in line is sent", async () => {
+    const DISCORD_EPOCH = 1_420_070_400_000;
+    const idAt = (ms: number): string => String((BigInt(ms - DISCORD_EPOCH) << 22n) | 1n);
+    const held: ServerResponse[] = [];
+    const reached: string[] = [];
+    let arrivedAll: () => void = () => undefined;
+    const arrived = new Promise<void>((resolve) => (arrivedAll = resolve));
+    const server = createServer((request, response) => {
+      request.resume();
+      request.on("end", () => {
+        reached.push(request.url ?? "");
+        held.push(response);
+        if (held.length === DISCORD_CONNECTIONS) arrivedAll();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+    const route = createCallbackRoute({ apiUrl: url, fallback: new REST({ api: url }) });
+    try {
+      // Every connection taken by a response Discord holds; two more wait their turn: one whose
+      // interaction is 2.8 s old now (past 3 s when its turn comes), and a fresh one.
+      const first = Array.from({ length: DISCORD_CONNECTIONS }, (_, n) =>
+        route.post(String(n + 1), "t", "{}", false),
+      );
+      await arrived;
+      const lateId = idAt(Date.now() - RESPONSE_DEADLINE_MS + 200);
+      const late = route.post(lateId, "t", "{}", false);
+      const freshId = idAt(Date.now());
+      const fresh = route.post(freshId, "t", "{}", false);
+      const lateSettled = late.then(
+        () => "sent",
+        (error: unknown) => error,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      for (const response of held.splice(0, 2)) response.writeHead(204).end();
+      const error = await lateSettled;
+      expect(error).toBeInstanceOf(LateResponseError);
+      expect(error).toMatchObject({ code: 10062 });
+      await vi.waitFor(() => expect(held).toHaveLength(DISCORD_CONNECTIONS - 1));
+      expect(reached.some((path) => path.includes(lateId))).toBe(false);
+      expect(reached.some((path) => path.includes(freshId))).toBe(true);
+      for (const response of held.splice(0)) response.writeHead(204).end();
+      await Promise.all([...first, fresh]);
+    } finally {
+      await route.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
