@@ -54,14 +54,15 @@ export class LateResponseError extends Error {
  * Takes turns on the route's connections, in arrival order, so that a response is looked at again
  * when its turn comes rather than waiting inside undici's pool, where nothing can drop it.
  */
-function turns(size: number): { take(): Promise<void>; give(): void } {
+function turns(size: number): { take(): Promise<void> | undefined; give(): void } {
   let taken = 0;
   const waiting: Array<() => void> = [];
   return {
+    /** Undefined when a turn is free now (no promise to wait on, the usual case), else the wait for one. */
     take() {
       if (taken < size) {
         taken++;
-        return Promise.resolve();
+        return undefined;
       }
       return new Promise((resolve) => waiting.push(resolve));
     },
@@ -173,7 +174,8 @@ export function createCallbackRoute(options: {
 
   return {
     async post(id, token, body, withResponse) {
-      await line.take();
+      const turn = line.take();
+      if (turn) await turn;
       let sent: unknown;
       try {
         if (interactionAgeMs(id) >= RESPONSE_DEADLINE_MS) throw new LateResponseError();

@@ -46,13 +46,13 @@ export interface InteractionsEndpointOptions {
   rest: DiscordRest;
   replayGuard: ReplayGuard;
   logger: Logger;
-  /** Where a signed interaction refused for coming after Discord's deadline is counted (outcome `expired`). */
+  /** Where a signed interaction refused as after Discord's deadline is counted (outcome `expired`). */
   metrics?: Pick<BotMetrics, "interactions">;
   /** The clock, in Unix milliseconds (tests move it). */
   now?: () => number;
 }
 
-/** The labels of an interaction refused as late: the endpoint refuses it before looking at what it asks. */
+/** The labels of an interaction refused as late: refused before anything looks at what it asks. */
 const LATE_LABELS = { kind: "unknown", command: "other", outcome: "expired" } as const;
 
 function answer(reply: ServerResponse, status: number, body: unknown, close = false): void {
@@ -74,17 +74,17 @@ function header(request: IncomingMessage, name: string): string | undefined {
  * `POST /interactions` (DISCORD-FACTS "Interactions over HTTP"). In order, so that a stranger gets
  * no memory and no time before the signature is checked: a missing or malformed signature or
  * timestamp header, a timestamp more than {@link MAX_AGE_SECONDS} ahead, and one already past
- * Discord's {@link RESPONSE_DEADLINE_MS} (whole seconds), are refused 401 before a byte of the body is read; a
- * declared length past {@link MAX_BODY_BYTES} is 413 at once; past {@link MAX_UNVERIFIED_BYTES}
- * held by bodies being read, 503; then the body is read up to the cap (413 past it) and the Ed25519
- * signature over timestamp + body is verified before anything looks at the body (401, as Discord's
- * own probes with bad signatures expect); a body that is not JSON is 400; an interaction created
- * longer ago than Discord waits is 401 (late), and so is one already taken (same interaction id,
- * which a replay of the signed bytes carries). A PING is answered PONG; any other interaction goes
- * to the core, whose first response is the HTTP reply.
- * Every refusal closes its connection; only one that carried a signed interaction stays open for
- * the next. How long headers and body may take, and how long a connection may idle, are the
- * server's bounds (see `createBotHttpServer`).
+ * Discord's {@link RESPONSE_DEADLINE_MS} (in whole seconds), are refused 401 before a byte of the
+ * body is read; a declared length past {@link MAX_BODY_BYTES} is 413 at once; past
+ * {@link MAX_UNVERIFIED_BYTES} held by bodies being read, 503; then the body is read up to the cap
+ * (413 past it) and the Ed25519 signature over timestamp + body is verified before anything looks
+ * at the body (401, as Discord's own probes with bad signatures expect); a body that is not JSON is
+ * 400; an interaction created longer ago than Discord waits is 401 (late), and so is one already
+ * taken (same interaction id, which a replay of the signed bytes carries). A PING is answered PONG;
+ * any other interaction goes to the core, whose first response is the HTTP reply. Every refusal
+ * closes its connection; only one that carried a signed interaction stays open for the next. How
+ * long headers and body may take, and how long a connection may idle, are the server's bounds (see
+ * `createBotHttpServer`).
  */
 export function createInteractionsEndpoint(options: InteractionsEndpointOptions) {
   const { verify, core, rest, replayGuard, logger } = options;
@@ -107,7 +107,7 @@ export function createInteractionsEndpoint(options: InteractionsEndpointOptions)
   // 236, 1,052, 4,158 and 10,458 in six runs before, 0, 0, 0, 0, 90, 395, 603, 5,815 and 9,519 in
   // nine with late requests refused (the knee's overload on a shared cpu): fewer collapses, not none.
   const warnLate = lateWarning(logger, now);
-  /** Refuses a signed interaction Discord no longer waits for (see RESPONSE_DEADLINE_MS): counted, and said now and then. */
+  /** Refuses a signed interaction Discord no longer waits for: counted, and said now and then. */
   const refuseLate = (reply: ServerResponse, reason: string): void => {
     options.metrics?.interactions.inc(LATE_LABELS);
     warnLate();
