@@ -271,15 +271,21 @@ describe("a late interaction whose answer is ready at once", () => {
   });
 });
 
+/** The echo command, and whether it ran. */
+function watchedEcho(): { command: ReturnType<typeof echoCommand>; ran: () => boolean } {
+  let ran = false;
+  const command = echoCommand();
+  const execute = command.execute;
+  command.execute = async (...args) => {
+    ran = true;
+    return execute(...args);
+  };
+  return { command, ran: () => ran };
+}
+
 describe("an interaction that reaches the core nearly 3 s old", () => {
   it("is told at once that the bot is busy, in its first response, and its command never runs", async () => {
-    let ran = false;
-    const command = echoCommand();
-    const execute = command.execute;
-    command.execute = async (...args) => {
-      ran = true;
-      return execute(...args);
-    };
+    const { command, ran } = watchedEcho();
     const core = createInteractionCore({
       commands: new Map([["echo", command]]),
       services: coreServices(),
@@ -287,7 +293,7 @@ describe("an interaction that reaches the core nearly 3 s old", () => {
     });
     const { responder, calls } = recordingResponder();
     await core.handle(payloadAged(2_600), responder);
-    expect(ran).toBe(false);
+    expect(ran()).toBe(false);
     expect(calls).toHaveLength(1);
     const first = calls[0];
     if (first?.kind !== "respond") throw new Error("no first response");
@@ -298,13 +304,7 @@ describe("an interaction that reaches the core nearly 3 s old", () => {
 
 describe("an interaction that reaches the core after Discord's 3 s", () => {
   it("is left unanswered: its command never runs, nothing is sent to Discord; counted expired, one warning a minute", async () => {
-    let ran = false;
-    const command = echoCommand();
-    const execute = command.execute;
-    command.execute = async (...args) => {
-      ran = true;
-      return execute(...args);
-    };
+    const { command, ran } = watchedEcho();
     const captured = capturingLogger("warn");
     const metrics = createBotMetrics();
     const core = createInteractionCore({
@@ -316,7 +316,7 @@ describe("an interaction that reaches the core after Discord's 3 s", () => {
     const { responder, calls } = recordingResponder();
     await core.handle(payloadAged(RESPONSE_DEADLINE_MS + 100), responder);
     await core.handle(payloadAged(RESPONSE_DEADLINE_MS + 5_000), responder);
-    expect(ran).toBe(false);
+    expect(ran()).toBe(false);
     expect(calls).toEqual([]);
     const counted = (await metrics.interactions.get()).values;
     expect(counted).toEqual([
