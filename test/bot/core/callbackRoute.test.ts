@@ -8,6 +8,7 @@ import {
   type CallbackRoute,
 } from "../../../src/bot/core/callbackRoute.js";
 import { RESPONSE_DEADLINE_MS } from "../../../src/bot/core/deferral.js";
+import { createSnowflakeGenerator } from "../../../src/sandbox/discord/snowflake.js";
 import {
   createInteractionsRest,
   DISCORD_CONNECTIONS,
@@ -347,8 +348,7 @@ describe("the callback route with the local Discord", () => {
 
 describe("a first response whose turn on a connection comes after the interaction's 3 s", () => {
   it("is not sent: it fails with Discord's code for a late response (10062), and the next in line is sent", async () => {
-    const DISCORD_EPOCH = 1_420_070_400_000;
-    const idAt = (ms: number): string => String((BigInt(ms - DISCORD_EPOCH) << 22n) | 1n);
+    const idAt = (ms: number): string => createSnowflakeGenerator(() => ms)();
     const held: ServerResponse[] = [];
     const reached: string[] = [];
     let arrivedAll: () => void = () => undefined;
