@@ -3,10 +3,13 @@
  * bot alike: sums the time the process spent in garbage collection (V8's 'gc' performance entries)
  * and, on SIGUSR2, writes `{"seq":…,"gcMs":…,"count":…}` to the file named by BENCH_GC_FILE, so the
  * bench reads a bot's GC time before and after a run without a channel of its own into the bot.
- * Plain JavaScript: it loads before tsx does. RepoScout itself does not use SIGUSR2.
+ * In a process started with `--expose-gc` (the heap soak, ./soak.ts), the reading also holds the
+ * heap in use after two full collections, taken after the GC figures (its own collections are not
+ * counted in them). Plain JavaScript: it loads before tsx does. RepoScout itself does not use
+ * SIGUSR2.
  */
 import { renameSync, writeFileSync } from "node:fs";
-import { PerformanceObserver } from "node:perf_hooks";
+import { PerformanceObserver, performance } from "node:perf_hooks";
 import process from "node:process";
 
 const file = process.env.BENCH_GC_FILE;
@@ -15,8 +18,11 @@ if (file) {
   let gcMs = 0;
   let count = 0;
   let seq = 0;
+  /** The spans of the collections the meter forced (a heap reading), left out of the figures. */
+  const forced = [];
   const add = (entries) => {
     for (const entry of entries) {
+      if (forced.some(([from, to]) => entry.startTime >= from && entry.startTime <= to)) continue;
       gcMs += entry.duration;
       count += 1;
     }
@@ -27,8 +33,17 @@ if (file) {
     // Entries not yet delivered to the callback count too: the reading is of now.
     add(observer.takeRecords());
     seq += 1;
+    const reading = { seq, gcMs, count };
+    if (typeof globalThis.gc === "function") {
+      const from = performance.now();
+      globalThis.gc();
+      globalThis.gc();
+      // Not the process's own collections: their entries (delivered later) are not counted.
+      forced.push([from, performance.now()]);
+      reading.heapUsedMb = process.memoryUsage().heapUsed / 1024 / 1024;
+    }
     // Written whole under another name, then renamed: the bench never reads half a reading.
-    writeFileSync(`${file}.part`, JSON.stringify({ seq, gcMs, count }));
+    writeFileSync(`${file}.part`, JSON.stringify(reading));
     renameSync(`${file}.part`, file);
   });
 }

@@ -20,6 +20,8 @@ import { imageEnvironment } from "../../test/deploy/replay.js";
 export interface GcReading {
   gcMs: number;
   count: number;
+  /** The heap in use after two full collections, MB: only from a process started with `--expose-gc`. */
+  heapUsedMb?: number;
 }
 
 export interface BotProcess {
@@ -70,7 +72,11 @@ function gcMeterOf(child: ChildProcess, file: string): () => Promise<GcReading> 
       const reading = text ? (JSON.parse(text) as GcReading & { seq: number }) : null;
       if (reading && reading.seq > seq) {
         seq = reading.seq;
-        return { gcMs: reading.gcMs, count: reading.count };
+        return {
+          gcMs: reading.gcMs,
+          count: reading.count,
+          ...(reading.heapUsedMb !== undefined ? { heapUsedMb: reading.heapUsedMb } : {}),
+        };
       }
       // A bot busy with a burst reads the signal when its event loop comes round to it.
       if (Date.now() > deadline || child.exitCode !== null) return { gcMs: NaN, count: NaN };

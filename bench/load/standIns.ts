@@ -19,6 +19,8 @@ export interface LoadStandIns {
 export async function startLoadStandIns(
   options: {
     guilds?: number;
+    /** Members of each generated server (the local Discord's default when absent). */
+    members?: number;
     github?: GitHubStandIn;
     maxInteractions?: number;
     /** Privileged intents the app has (Message Content, for the automatic previews' figures). */
@@ -29,7 +31,10 @@ export async function startLoadStandIns(
   github.setRateLimit(DEMO_TOKEN, { limit: 1_000_000_000, remaining: 1_000_000_000 });
   github.setRateLimit(DEMO_TOKEN, { limit: 1_000_000_000, remaining: 1_000_000_000, resource: "core" });
   const discord = await startDiscordStandIn({
-    generatedGuilds: { count: options.guilds ?? 50 },
+    generatedGuilds: {
+      count: options.guilds ?? 50,
+      ...(options.members !== undefined ? { members: options.members } : {}),
+    },
     identifyWindowMs: 0,
     requestLog: "counts",
     maxInteractions: options.maxInteractions ?? 4_000,
