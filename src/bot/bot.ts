@@ -6,6 +6,7 @@ import type { BotMetrics, MetricsSources } from "../metrics/botMetrics.js";
 import type { CommandModule } from "./commandModule.js";
 import { createInteractionCore, type InteractionCore } from "./core/interactionCore.js";
 import { createCallbackRoute } from "./core/callbackRoute.js";
+import { createDiscordClock } from "./core/discordClock.js";
 import { createDiscordConnections, createInteractionsRest } from "./core/discordConnections.js";
 import { restResponder, type DiscordRest } from "./core/responder.js";
 import {
@@ -106,10 +107,13 @@ export const REFUSED_DISCORD_TOKEN =
  */
 export function createBot(options: BotOptions): Bot {
   const { logger } = options;
+  // One reading of Discord's time for the core, the callbacks and the endpoint (./core/discordClock.ts).
+  const clock = createDiscordClock({ logger });
   const core = createInteractionCore({
     commands: options.commands,
     services: options.services,
     logger,
+    clock,
     ...(options.deferAfterMs !== undefined ? { deferAfterMs: options.deferAfterMs } : {}),
     ...options.admission,
     ...(options.metrics ? { metrics: options.metrics } : {}),
@@ -117,7 +121,11 @@ export function createBot(options: BotOptions): Bot {
   const { rest: interactionsRest, close: closeInteractionsRest } = createInteractionsRest({
     apiUrl: options.apiUrl,
   });
-  const callbacks = createCallbackRoute({ apiUrl: options.apiUrl, fallback: interactionsRest });
+  const callbacks = createCallbackRoute({
+    apiUrl: options.apiUrl,
+    fallback: interactionsRest,
+    now: clock.now,
+  });
   /** The bot's own REST's connections (threads, messages, its user, the gateway's address). */
   const botConnections = createDiscordConnections();
   const transport: Transport = options.publicKey ? "http" : "gateway";
@@ -194,6 +202,7 @@ export function createBot(options: BotOptions): Bot {
         rest,
         replayGuard: options.replayGuard ?? createMemoryReplayGuard(),
         logger,
+        clock,
         ...(options.metrics ? { metrics: options.metrics } : {}),
       })
     : undefined;

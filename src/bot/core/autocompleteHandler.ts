@@ -35,7 +35,7 @@ export async function handleAutocomplete(
   const focused = focusedOptionOf(interaction.data.options);
   let choices: APIApplicationCommandOptionChoice[] = [];
   // The budget counts from the interaction's creation: one that arrives late has less of it.
-  const budgetMs = AUTOCOMPLETE_BUDGET_MS - interactionAgeMs(interaction.id);
+  const budgetMs = AUTOCOMPLETE_BUDGET_MS - interactionAgeMs(interaction.id, context.clock.now());
   if (module?.autocomplete && focused && budgetMs >= MIN_BUDGET_MS) {
     try {
       const suggested = await settleWithin(

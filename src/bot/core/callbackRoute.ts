@@ -110,7 +110,10 @@ export function createCallbackRoute(options: {
   apiUrl: string;
   fallback: REST;
   closeGraceMs?: number;
+  /** Discord's time, by which an interaction's age is read (./discordClock.ts; default this machine's clock). */
+  now?: () => number;
 }): CallbackRoute {
+  const now = options.now ?? Date.now;
   const base = `${options.apiUrl}/v${DefaultRestOptions.version}`;
   const connections = createDiscordConnections();
   const headers = {
@@ -178,7 +181,7 @@ export function createCallbackRoute(options: {
       if (turn) await turn;
       let sent: unknown;
       try {
-        if (interactionAgeMs(id) >= RESPONSE_DEADLINE_MS) throw new LateResponseError();
+        if (interactionAgeMs(id, now()) >= RESPONSE_DEADLINE_MS) throw new LateResponseError();
         sent = await send(id, token, body, withResponse);
       } finally {
         line.give();

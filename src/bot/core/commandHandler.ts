@@ -87,6 +87,7 @@ export async function handleCommand(
         asking: facts.request,
         admission: context.admission,
         deferAfterMs: context.deferAfterMs,
+        now: context.clock.now,
       },
       work,
       () => reply.deferReply({ ephemeral }),

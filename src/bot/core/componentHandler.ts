@@ -60,6 +60,7 @@ export async function handleComponent(
         asking: facts.request,
         admission: context.admission,
         deferAfterMs: context.deferAfterMs,
+        now: context.clock.now,
       },
       answer,
       () => (isModal ? reply.deferReply({ ephemeral: true }) : reply.deferUpdate()),

@@ -2,6 +2,7 @@ import type { CommandModule } from "../commandModule.js";
 import type { Services } from "../services.js";
 import type { Admission } from "./admission.js";
 import type { Continuations } from "./continuation.js";
+import type { DiscordClock } from "./discordClock.js";
 
 /** What every handler of the core shares: the commands, the services and the lifecycle's parts. */
 export interface CoreContext {
@@ -12,6 +13,8 @@ export interface CoreContext {
   services: Services;
   /** How long an answer may take before the first response defers it. */
   deferAfterMs: number;
+  /** Discord's time, by which interactions' ages are read (./discordClock.ts). */
+  clock: DiscordClock;
   continuations: Continuations;
   /** The bound on work in flight: slots, then a queue, then "busy". */
   admission: Admission;

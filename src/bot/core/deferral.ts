@@ -30,9 +30,10 @@ const TOKEN_LIFETIME_MS = 15 * 60_000;
 
 /**
  * How old an interaction is: now minus the creation time in its snowflake id. Clock skew between
- * Discord and this host shows as a wrong age: at worst an answer is deferred that did not need it.
- * An age that cannot be (in the future, or past the token's 15 minutes, when this host's clock is
- * far off) reads as 0, unknown, so that a bad clock never turns every answer into a deferral.
+ * Discord and this host shows as a wrong age, so the bot passes Discord's time as `now`, which
+ * allows for a clock ahead (./discordClock.ts). An age that cannot be (in the future, or past the
+ * token's 15 minutes, when this host's clock is far off) reads as 0, unknown, so that a bad clock
+ * never turns every answer into a deferral.
  */
 export function interactionAgeMs(id: string, now: number = Date.now()): number {
   let created: number;

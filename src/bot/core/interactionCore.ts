@@ -38,6 +38,7 @@ import { InFlight } from "./inFlight.js";
 import { InteractionReply } from "./reply.js";
 import { factsOf, type PersonInteraction } from "./request.js";
 import { withFirstResponse, type Responder } from "./responder.js";
+import { createDiscordClock, type DiscordClock } from "./discordClock.js";
 
 /** What a person reads when they ask while the bot is stopping. */
 
@@ -57,6 +58,11 @@ export interface InteractionCoreOptions {
   maxPerUser?: number;
   /** What one server may have running and waiting (default {@link MAX_PER_SERVER}). */
   maxPerServer?: number;
+  /**
+   * Discord's time as the interactions show it (./discordClock.ts): shared with the HTTP endpoint,
+   * which sees an interaction first. Default: one of the core's own.
+   */
+  clock?: DiscordClock;
 }
 
 /**
@@ -188,6 +194,7 @@ export function createInteractionCore(options: InteractionCoreOptions): Interact
     byPrefix: commandsByPrefix(options.commands),
     services: options.services,
     deferAfterMs: options.deferAfterMs ?? DEFER_AFTER_MS,
+    clock: options.clock ?? createDiscordClock({ logger: options.logger }),
     continuations: new Continuations(),
     admission: new Admission({
       maxActive: options.maxActive ?? MAX_ACTIVE,
@@ -217,7 +224,7 @@ export function createInteractionCore(options: InteractionCoreOptions): Interact
     // Past Discord's 3 seconds (a bot far behind, or a clock ahead of Discord's): Discord refuses any
     // response now (10062), so nothing is sent and nothing done. Answering "busy" to each (a request
     // to Discord per interaction, refused) kept a process that fell that far behind from catching up.
-    const ageMs = interactionAgeMs(interaction.id);
+    const ageMs = interactionAgeMs(interaction.id, context.clock.now());
     if (ageMs >= RESPONSE_DEADLINE_MS) {
       reply.outcome = "expired";
       warnLate();
@@ -270,7 +277,10 @@ export function createInteractionCore(options: InteractionCoreOptions): Interact
     const responder: Responder = metrics
       ? withFirstResponse(given, async (...args) => {
           const result = await given.respond(...args);
-          metrics.firstResponse.observe({ kind }, interactionAgeMs(interaction.id) / 1000);
+          metrics.firstResponse.observe(
+            { kind },
+            interactionAgeMs(interaction.id, context.clock.now()) / 1000,
+          );
           return result;
         })
       : given;
@@ -291,7 +301,10 @@ export function createInteractionCore(options: InteractionCoreOptions): Interact
         const command = commandLabel(context, interaction);
         metrics.interactions.inc({ kind, command, outcome: reply.outcome ?? "answered" });
         if (kind !== "autocomplete")
-          metrics.finalAnswer.observe({ command }, interactionAgeMs(interaction.id) / 1000);
+          metrics.finalAnswer.observe(
+            { command },
+            interactionAgeMs(interaction.id, context.clock.now()) / 1000,
+          );
       }
       logger.debug({ ms: Math.round(performance.now() - started) }, "interaction handled");
     }
@@ -301,6 +314,8 @@ export function createInteractionCore(options: InteractionCoreOptions): Interact
     handle(interaction, responder) {
       if (interaction.type === InteractionType.Ping) return Promise.resolve();
       const handling: Handling = { id: interaction.id, task: undefined, answering: null };
+      // Read before this one is counted in hand: idle means none other was.
+      context.clock.arrived(interaction.id, inFlight.size === 0);
       const node = inFlight.add(handling);
       const task = route(interaction, responder, handling);
       handling.task = task;

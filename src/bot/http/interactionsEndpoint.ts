@@ -3,6 +3,7 @@ import { InteractionResponseType, InteractionType, type APIInteraction } from "d
 import type { Logger } from "../../logger.js";
 import type { InteractionCore } from "../core/interactionCore.js";
 import { interactionAgeMs, RESPONSE_DEADLINE_MS } from "../core/deferral.js";
+import { CLOCK_SAMPLES, createDiscordClock, type DiscordClock } from "../core/discordClock.js";
 import { lateWarning } from "../core/lateWarning.js";
 import { restResponder, type DiscordRest } from "../core/responder.js";
 import type { BotMetrics } from "../../metrics/botMetrics.js";
@@ -50,6 +51,11 @@ export interface InteractionsEndpointOptions {
   metrics?: Pick<BotMetrics, "interactions">;
   /** The clock, in Unix milliseconds (tests move it). */
   now?: () => number;
+  /**
+   * Discord's time as the interactions show it, shared with the core (../core/discordClock.ts).
+   * Default: one of the endpoint's own, on `now`.
+   */
+  clock?: DiscordClock;
 }
 
 /** The labels of an interaction refused as late: refused before anything looks at what it asks. */
@@ -74,8 +80,8 @@ function header(request: IncomingMessage, name: string): string | undefined {
  * `POST /interactions` (DISCORD-FACTS "Interactions over HTTP"). In order, so that a stranger gets
  * no memory and no time before the signature is checked: a missing or malformed signature or
  * timestamp header, a timestamp more than {@link MAX_AGE_SECONDS} ahead, and one already past
- * Discord's {@link RESPONSE_DEADLINE_MS} (in whole seconds), are refused 401 before a byte of the
- * body is read; a declared length past {@link MAX_BODY_BYTES} is 413 at once; past
+ * Discord's {@link RESPONSE_DEADLINE_MS} (in whole seconds; but see `lateStampsWhileIdle`), are
+ * refused 401 before a byte of the body is read; a declared length past {@link MAX_BODY_BYTES} is 413 at once; past
  * {@link MAX_UNVERIFIED_BYTES} held by bodies being read, 503; then the body is read up to the cap
  * (413 past it) and the Ed25519 signature over timestamp + body is verified before anything looks
  * at the body (401, as Discord's own probes with bad signatures expect); a body that is not JSON is
@@ -89,6 +95,7 @@ function header(request: IncomingMessage, name: string): string | undefined {
 export function createInteractionsEndpoint(options: InteractionsEndpointOptions) {
   const { verify, core, rest, replayGuard, logger } = options;
   const now = options.now ?? Date.now;
+  const clock = options.clock ?? createDiscordClock({ logger, now });
   // Every refusal closes its connection: a connection is kept alive (for long, see
   // KEEP_ALIVE_TIMEOUT_MS) only once it carried an interaction Discord signed.
   const refuse = (reply: ServerResponse, status: number, reason: string): void => {
@@ -116,6 +123,14 @@ export function createInteractionsEndpoint(options: InteractionsEndpointOptions)
 
   /** Signed-looking requests refused in a row since one last verified (see the constant). */
   let refusedInARow = 0;
+  /**
+   * Requests whose timestamp was past the deadline that found the bot idle, in a row. After
+   * {@link CLOCK_SAMPLES} of them, the next ones found idle are read and checked after all: a bot
+   * with nothing in hand cannot be behind, so either someone replays old requests (refused once
+   * checked) or this machine's clock is ahead of Discord's, which the signed interactions then show
+   * (../core/discordClock.ts). Unread forever, a clock ahead by 4 s would refuse every request.
+   */
+  let lateStampsWhileIdle = 0;
   /** Bytes held by requests being read, not yet verified (see MAX_UNVERIFIED_BYTES). */
   let holding = 0;
 
@@ -127,13 +142,18 @@ export function createInteractionsEndpoint(options: InteractionsEndpointOptions)
       return refuse(reply, 401, "invalid request signature");
     }
     const signedAt = Number(timestamp);
-    const sinceSigned = now() / 1000 - signedAt;
+    const sinceSigned = clock.now() / 1000 - signedAt;
     if (!(sinceSigned >= -MAX_AGE_SECONDS)) return refuse(reply, 401, "the request's timestamp is ahead");
     // Whole seconds: signed within the second after `signedAt`, so one more second before it is surely late.
     // Not counted nor warned about: nothing says yet that Discord sent it (a stranger's stamp would
     // read as the bot behind).
     if (!(sinceSigned <= RESPONSE_DEADLINE_MS / 1000 + 1)) {
-      return refuse(reply, 401, "the request's timestamp is past Discord's deadline");
+      lateStampsWhileIdle = core.inFlight() > 0 ? 0 : Math.min(lateStampsWhileIdle + 1, CLOCK_SAMPLES + 1);
+      if (lateStampsWhileIdle <= CLOCK_SAMPLES) {
+        return refuse(reply, 401, "the request's timestamp is past Discord's deadline");
+      }
+    } else {
+      lateStampsWhileIdle = 0;
     }
     const declared = Number(request.headers["content-length"] ?? Number.NaN);
     if (declared > MAX_BODY_BYTES) {
@@ -175,8 +195,10 @@ export function createInteractionsEndpoint(options: InteractionsEndpointOptions)
     if (typeof interaction !== "object" || interaction === null || typeof interaction.id !== "string") {
       return refuse(reply, 400, "the body is not an interaction");
     }
-    // Created longer ago than Discord waits (the header's whole seconds let some through).
-    if (interactionAgeMs(interaction.id, now()) >= RESPONSE_DEADLINE_MS) {
+    // Created longer ago than Discord waits (the header's whole seconds let some through). The core
+    // never sees it, so its arrival is read here (the core reads the others').
+    if (interactionAgeMs(interaction.id, clock.now()) >= RESPONSE_DEADLINE_MS) {
+      clock.arrived(interaction.id, core.inFlight() === 0);
       return refuseLate(reply, "the interaction came after Discord's deadline");
     }
     // Remembered a little past the window, so a replay is refused as long as its timestamp passes.

@@ -8,6 +8,7 @@ import {
   QUEUE_LIMIT_MS,
   RESPONSE_DEADLINE_MS,
 } from "../../../src/bot/core/deferral.js";
+import { CLOCK_SAMPLES } from "../../../src/bot/core/discordClock.js";
 import { createBotMetrics } from "../../../src/metrics/botMetrics.js";
 import { capturingLogger } from "../../cache/helpers.js";
 import { createInteractionCore } from "../../../src/bot/core/interactionCore.js";
@@ -328,6 +329,46 @@ describe("an interaction that reaches the core after Discord's 3 s", () => {
     // Fresh, it is answered as ever.
     await core.handle(payloadAged(0), responder);
     expect(calls.map((call) => call.kind)).toEqual(["respond"]);
+  });
+});
+
+describe("interactions on a machine whose clock runs ahead of Discord's", () => {
+  it("are left unanswered only until the idle arrivals show the clock ahead, then answered, with a warning that names the clock", async () => {
+    const { command, ran } = watchedEcho();
+    const captured = capturingLogger("warn");
+    const core = createInteractionCore({
+      commands: new Map([["echo", command]]),
+      services: coreServices(),
+      logger: captured.logger,
+    });
+    const { responder, calls } = recordingResponder();
+    // Discord sent each at once; by this machine's clock, 3.5 s ahead, each is 3.5 s old.
+    for (let n = 0; n < CLOCK_SAMPLES - 1; n++) await core.handle(payloadAged(3_500), responder);
+    expect(ran()).toBe(false);
+    expect(calls).toEqual([]);
+    // The arrival that completes the reading is answered, and every one after.
+    await core.handle(payloadAged(3_500), responder);
+    await core.handle(payloadAged(3_500), responder);
+    expect(calls.map((call) => call.kind)).toEqual(["respond", "respond"]);
+    const clockWarnings = captured.lines().filter((line) => String(line.msg).includes("clock seems ahead"));
+    expect(clockWarnings).toEqual([expect.objectContaining({ aheadMs: expect.any(Number) })]);
+    expect(clockWarnings[0]!.aheadMs).toBeGreaterThan(3_000);
+  });
+
+  it("are not mistaken for one when a burst left the bot behind: arrivals that found it busy say nothing of the clock", async () => {
+    const captured = capturingLogger("warn");
+    const core = createInteractionCore({
+      commands: new Map([["echo", echoCommand()]]),
+      services: coreServices(),
+      logger: captured.logger,
+    });
+    const { responder, calls } = recordingResponder();
+    // All at once: only the first finds the bot idle.
+    await Promise.all(
+      Array.from({ length: 3 * CLOCK_SAMPLES }, () => core.handle(payloadAged(3_500), responder)),
+    );
+    expect(calls).toEqual([]);
+    expect(captured.lines().filter((line) => String(line.msg).includes("clock seems ahead"))).toEqual([]);
   });
 });
 

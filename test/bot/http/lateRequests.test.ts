@@ -5,6 +5,7 @@ import type { InteractionCore } from "../../../src/bot/core/interactionCore.js";
 import type { DiscordRest } from "../../../src/bot/core/responder.js";
 import { createBotHttpServer, type BotHttpServer } from "../../../src/bot/http/httpServer.js";
 import { RESPONSE_DEADLINE_MS } from "../../../src/bot/core/deferral.js";
+import { CLOCK_SAMPLES } from "../../../src/bot/core/discordClock.js";
 import { LATE_WARNING_EVERY_MS } from "../../../src/bot/core/lateWarning.js";
 import { createInteractionsEndpoint, MAX_AGE_SECONDS } from "../../../src/bot/http/interactionsEndpoint.js";
 import { createMemoryReplayGuard } from "../../../src/bot/http/replayGuard.js";
@@ -37,6 +38,7 @@ async function start(clock: { now: number }) {
       routed.push(interaction.id);
       await responder.respond({ type: 4, data: { content: "answered" } }, []);
     },
+    inFlight: () => 0,
   } as unknown as InteractionCore;
   const refuseRest = (): never => {
     throw new Error("this core never calls Discord's REST");
@@ -74,7 +76,9 @@ async function start(clock: { now: number }) {
     return response.status;
   };
   const warnings = () => captured.lines().filter((line) => String(line.msg).includes("after Discord's 3 s"));
-  return { send, routed, counted, warnings };
+  const clockWarnings = () =>
+    captured.lines().filter((line) => String(line.msg).includes("clock seems ahead"));
+  return { send, routed, counted, warnings, clockWarnings };
 }
 
 describe("requests that reach the bot after Discord stopped waiting", () => {
@@ -128,5 +132,22 @@ describe("requests that reach the bot after Discord stopped waiting", () => {
     expect(await bot.send(clock.now, clock.now + 60_000)).toBe(200);
     expect(bot.routed).toHaveLength(1);
     expect(bot.counted).toEqual([]);
+  });
+
+  it("on a machine whose clock runs 5 s ahead: refused unread, then read and refused late, then answered once the signed interactions show the clock", async () => {
+    const clock = { now: Date.now() };
+    const bot = await start(clock);
+    const ahead = 5_000;
+    // Discord created and signed each at once; by this machine's clock each is 5 s old.
+    const statuses: number[] = [];
+    for (let n = 0; n < 2 * CLOCK_SAMPLES + 2; n++)
+      statuses.push(await bot.send(clock.now - ahead, clock.now - ahead));
+    expect(statuses).toEqual([...Array<number>(2 * CLOCK_SAMPLES).fill(401), 200, 200]);
+    // The first CLOCK_SAMPLES unread (an idle bot cannot be behind: the next are read), the next
+    // CLOCK_SAMPLES signed and late by this clock: counted, and what they show allowed for after.
+    expect(bot.counted).toHaveLength(CLOCK_SAMPLES);
+    expect(bot.routed).toHaveLength(2);
+    expect(bot.warnings()).toHaveLength(1);
+    expect(bot.clockWarnings()).toHaveLength(1);
   });
 });

@@ -1,0 +1,78 @@
+import type { Logger } from "../../logger.js";
+
+/** Discord's epoch (the first second of 2015), as in every snowflake's top bits. */
+const DISCORD_EPOCH = 1_420_070_400_000;
+
+/** The arrivals read: the latest this many interactions that found the bot idle. */
+export const CLOCK_SAMPLES = 8;
+/**
+ * Every one of the latest {@link CLOCK_SAMPLES} idle arrivals this old or older: this machine's
+ * clock is taken to be ahead of Discord's. Discord delivers an interaction within a few hundred ms
+ * of creating it, and a bot with nothing in hand reads it at once.
+ */
+export const AHEAD_AFTER_MS = 1_000;
+/** What an interaction is still taken to have spent reaching the bot once the clock is allowed for. */
+const DELIVERY_MS = 250;
+/** At most one warning per this long that the clock runs ahead. */
+const WARNING_EVERY_MS = 60_000;
+
+/**
+ * Discord's time, as well as this process can tell it. The bot reads how old an interaction is from
+ * its snowflake (Discord's clock at its creation) and this machine's clock, and acts on it: it defers
+ * what will not be ready in time, tells the asker the bot is busy past 2.5 s, and drops what is past
+ * Discord's 3 s. A clock ahead of Discord's by 2.5 s or more therefore turned every answer into
+ * "busy" or nothing at all, a whole outage from a clock a bot that ignores ages would not notice.
+ *
+ * So the ages are read against the interactions themselves: when each of the latest
+ * {@link CLOCK_SAMPLES} interactions that found the bot idle (none other in hand, so none waited for
+ * it) was {@link AHEAD_AFTER_MS} old or more on arrival, the clock is taken to be ahead by the least
+ * of those ages, less a quarter second for the delivery, and every age after is read with that
+ * allowance, with a warning. One fresh idle arrival ends it. A burst that leaves the bot behind
+ * does not trigger it (its arrivals do not find the bot idle), and a clock behind Discord's needs
+ * none (ages that would read negative read as 0).
+ */
+export interface DiscordClock {
+  /** Discord's time now (Unix ms): this machine's, less how far it is known to run ahead. */
+  now(): number;
+  /** How far this machine's clock is taken to run ahead of Discord's, ms (0: not known to). */
+  aheadMs(): number;
+  /** An interaction (its snowflake id) reached the bot; `idle`: none other was in hand. */
+  arrived(id: string, idle: boolean): void;
+}
+
+export function createDiscordClock(options: { logger?: Logger; now?: () => number } = {}): DiscordClock {
+  const localNow = options.now ?? Date.now;
+  // The raw ages (this machine's clock) of the latest idle arrivals, oldest overwritten first.
+  const ages: number[] = [];
+  let next = 0;
+  let ahead = 0;
+  let warnedAt = Number.NEGATIVE_INFINITY;
+  return {
+    now: () => localNow() - ahead,
+    aheadMs: () => ahead,
+    arrived(id, idle) {
+      if (!idle) return;
+      let created: number;
+      try {
+        created = Number(BigInt(id) >> 22n) + DISCORD_EPOCH;
+      } catch {
+        return;
+      }
+      const at = localNow();
+      ages[next] = at - created;
+      next = (next + 1) % CLOCK_SAMPLES;
+      const least = ages.length < CLOCK_SAMPLES ? 0 : Math.min(...ages);
+      const was = ahead;
+      ahead = least >= AHEAD_AFTER_MS ? least - DELIVERY_MS : 0;
+      if (ahead > 0 && was === 0 && at - warnedAt >= WARNING_EVERY_MS) {
+        warnedAt = at;
+        options.logger?.warn(
+          { aheadMs: Math.round(ahead) },
+          "this machine's clock seems ahead of Discord's: the latest interactions that found the bot idle all arrived over a second old by it. Ages are read with that allowance meanwhile; set the clock right (NTP)",
+        );
+      } else if (ahead === 0 && was > 0) {
+        options.logger?.info("interactions arrive fresh again: ages are read by this machine's clock");
+      }
+    },
+  };
+}
