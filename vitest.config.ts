@@ -27,6 +27,7 @@ const HTTP_PASS = [
   "burst",
   "operations",
   "messageMenus",
+  "clockAhead",
 ].map((name) => `test/e2e/${name}.test.ts`);
 
 const E2E = "test/e2e/**/*.test.ts";

@@ -3,7 +3,7 @@ import { InteractionResponseType, InteractionType, type APIInteraction } from "d
 import type { Logger } from "../../logger.js";
 import type { InteractionCore } from "../core/interactionCore.js";
 import { interactionAgeMs, RESPONSE_DEADLINE_MS } from "../core/deferral.js";
-import { CLOCK_SAMPLES, createDiscordClock, type DiscordClock } from "../core/discordClock.js";
+import { createDiscordClock, type DiscordClock } from "../core/discordClock.js";
 import { lateWarning } from "../core/lateWarning.js";
 import { restResponder, type DiscordRest } from "../core/responder.js";
 import type { BotMetrics } from "../../metrics/botMetrics.js";
@@ -79,15 +79,16 @@ function header(request: IncomingMessage, name: string): string | undefined {
 /**
  * `POST /interactions` (DISCORD-FACTS "Interactions over HTTP"). In order, so that a stranger gets
  * no memory and no time before the signature is checked: a missing or malformed signature or
- * timestamp header, a timestamp more than {@link MAX_AGE_SECONDS} ahead, and one already past
- * Discord's {@link RESPONSE_DEADLINE_MS} (in whole seconds; but see `lateStampsWhileIdle`), are
- * refused 401 before a byte of the body is read; a declared length past {@link MAX_BODY_BYTES} is 413 at once; past
- * {@link MAX_UNVERIFIED_BYTES} held by bodies being read, 503; then the body is read up to the cap
- * (413 past it) and the Ed25519 signature over timestamp + body is verified before anything looks
- * at the body (401, as Discord's own probes with bad signatures expect); a body that is not JSON is
- * 400; an interaction created longer ago than Discord waits is 401 (late), and so is one already
- * taken (same interaction id, which a replay of the signed bytes carries). A PING is answered PONG;
- * any other interaction goes to the core, whose first response is the HTTP reply. Every refusal
+ * timestamp header, a timestamp more than {@link MAX_AGE_SECONDS} ahead or behind, and one past
+ * Discord's {@link RESPONSE_DEADLINE_MS} (in whole seconds) while the bot has work in hand, are
+ * refused 401 before a byte of the body is read; a declared length past {@link MAX_BODY_BYTES} is
+ * 413 at once; past {@link MAX_UNVERIFIED_BYTES} held by bodies being read, 503; then the body is
+ * read up to the cap (413 past it) and the Ed25519 signature over timestamp + body is verified
+ * before anything looks at the body (401, as Discord's own probes with bad signatures expect); a
+ * body that is not JSON is 400; an interaction other than a PING created longer ago than Discord
+ * waits is 401 (late), and so is one already taken (same interaction id, which a replay of the
+ * signed bytes carries). A PING is answered PONG; any other interaction goes to the core, whose
+ * first response is the HTTP reply. Every refusal
  * closes its connection; only one that carried a signed interaction stays open for the next. How
  * long headers and body may take, and how long a connection may idle, are the server's bounds (see
  * `createBotHttpServer`).
@@ -123,14 +124,6 @@ export function createInteractionsEndpoint(options: InteractionsEndpointOptions)
 
   /** Signed-looking requests refused in a row since one last verified (see the constant). */
   let refusedInARow = 0;
-  /**
-   * Requests whose timestamp was past the deadline that found the bot idle, in a row. After
-   * {@link CLOCK_SAMPLES} of them, the next ones found idle are read and checked after all: a bot
-   * with nothing in hand cannot be behind, so either someone replays old requests (refused once
-   * checked) or this machine's clock is ahead of Discord's, which the signed interactions then show
-   * (../core/discordClock.ts). Unread forever, a clock ahead by 4 s would refuse every request.
-   */
-  let lateStampsWhileIdle = 0;
   /** Bytes held by requests being read, not yet verified (see MAX_UNVERIFIED_BYTES). */
   let holding = 0;
 
@@ -144,16 +137,17 @@ export function createInteractionsEndpoint(options: InteractionsEndpointOptions)
     const signedAt = Number(timestamp);
     const sinceSigned = clock.now() / 1000 - signedAt;
     if (!(sinceSigned >= -MAX_AGE_SECONDS)) return refuse(reply, 401, "the request's timestamp is ahead");
+    // Past the window the replay claims cover (they are kept twice as long): a replay, or worse.
+    if (!(sinceSigned <= MAX_AGE_SECONDS)) return refuse(reply, 401, "the request's timestamp is stale");
     // Whole seconds: signed within the second after `signedAt`, so one more second before it is surely late.
     // Not counted nor warned about: nothing says yet that Discord sent it (a stranger's stamp would
     // read as the bot behind).
-    if (!(sinceSigned <= RESPONSE_DEADLINE_MS / 1000 + 1)) {
-      lateStampsWhileIdle = core.inFlight() > 0 ? 0 : Math.min(lateStampsWhileIdle + 1, CLOCK_SAMPLES + 1);
-      if (lateStampsWhileIdle <= CLOCK_SAMPLES) {
-        return refuse(reply, 401, "the request's timestamp is past Discord's deadline");
-      }
-    } else {
-      lateStampsWhileIdle = 0;
+    // Only while the bot has work in hand: what it saves is time, and a bot with none cannot be
+    // behind. Then the stamp says that this machine's clock is ahead of Discord's (which the signed
+    // interactions show, ../core/discordClock.ts) or that someone sends old requests (refused once
+    // checked); refused unread, a clock 4 s ahead failed every request, Discord's PINGs among them.
+    if (!(sinceSigned <= RESPONSE_DEADLINE_MS / 1000 + 1) && core.inFlight() > 0) {
+      return refuse(reply, 401, "the request's timestamp is past Discord's deadline");
     }
     const declared = Number(request.headers["content-length"] ?? Number.NaN);
     if (declared > MAX_BODY_BYTES) {
@@ -196,8 +190,12 @@ export function createInteractionsEndpoint(options: InteractionsEndpointOptions)
       return refuse(reply, 400, "the body is not an interaction");
     }
     // Created longer ago than Discord waits (the header's whole seconds let some through). The core
-    // never sees it, so its arrival is read here (the core reads the others').
-    if (interactionAgeMs(interaction.id, clock.now()) >= RESPONSE_DEADLINE_MS) {
+    // never sees it, so its arrival is read here (the core reads the others'). A PING asks nothing
+    // and is answered whatever its age: Discord's check of the endpoint must pass on any clock.
+    if (
+      interaction.type !== InteractionType.Ping &&
+      interactionAgeMs(interaction.id, clock.now()) >= RESPONSE_DEADLINE_MS
+    ) {
       clock.arrived(interaction.id, core.inFlight() === 0);
       return refuseLate(reply, "the interaction came after Discord's deadline");
     }

@@ -87,7 +87,12 @@ export class HttpInteractions {
   private readonly httpAgent = new HttpAgent({ keepAlive: true });
   private readonly httpsAgent = new HttpsAgent({ keepAlive: true });
 
-  constructor(state: DiscordState, signer: InteractionSigner) {
+  constructor(
+    state: DiscordState,
+    signer: InteractionSigner,
+    /** Discord's clock (Unix ms), on which its requests' timestamps are signed. */
+    private readonly discordNow: () => number = Date.now,
+  ) {
     this.state = state;
     this.signer = signer;
   }
@@ -161,7 +166,7 @@ export class HttpInteractions {
         : typeof request.body === "string"
           ? request.body
           : JSON.stringify(request.body);
-    const timestamp = String(request.timestamp ?? Math.floor(Date.now() / 1000));
+    const timestamp = String(request.timestamp ?? Math.floor(this.discordNow() / 1000));
     const headers: Record<string, string> = { "Content-Type": "application/json", "User-Agent": USER_AGENT };
     if (!request.omitTimestamp) headers["X-Signature-Timestamp"] = timestamp;
     const choice = request.signature ?? "valid";
@@ -206,7 +211,7 @@ export class HttpInteractions {
     const stats = this.stats.get(url)!;
     stats.delivered++;
     const body = JSON.stringify(interaction.payload);
-    const timestamp = String(Math.floor(Date.now() / 1000));
+    const timestamp = String(Math.floor(this.discordNow() / 1000));
     const signature = this.signer.sign(timestamp, body);
     interaction.signedRequest = { body, timestamp, signature };
     const delivery = { transport: "http" as const, endpoint: url, status: 0 };

@@ -79,6 +79,12 @@ export interface DiscordStandInOptions {
   host?: string;
   /** Time to give the first response to an interaction (default 3,000 ms, as Discord). */
   responseDeadlineMs?: number;
+  /**
+   * How far Discord's clock is from this machine's, ms (default 0; negative: the bot's machine runs
+   * ahead of Discord). Discord makes its snowflakes (interaction ids among them) and signs its HTTP
+   * requests' timestamps on its own clock; what it times (the 3 s, rate-limit windows) are spans.
+   */
+  clockOffsetMs?: number;
   /** Lifetime of an interaction token (default 15 minutes, as Discord). */
   tokenLifetimeMs?: number;
   /** The bot token the stand-in accepts (default: a random one). */
@@ -311,7 +317,9 @@ export async function startDiscordStandIn(options: DiscordStandInOptions = {}): 
   const botToken =
     options.botToken ??
     `${randomBytes(18).toString("base64url")}.${randomBytes(4).toString("base64url")}.${randomBytes(27).toString("base64url")}`;
-  const nextId = createSnowflakeGenerator();
+  const offset = options.clockOffsetMs ?? 0;
+  const discordNow = (): number => Date.now() + offset;
+  const nextId = createSnowflakeGenerator(discordNow);
   const state = new DiscordState({
     nextId,
     botToken,
@@ -345,7 +353,7 @@ export async function startDiscordStandIn(options: DiscordStandInOptions = {}): 
   }
   const demoMessages = seedDemoMessages(state, options.demoLinks);
   const signer = new InteractionSigner(options.interactionsKeySeed);
-  const http = new HttpInteractions(state, signer);
+  const http = new HttpInteractions(state, signer, discordNow);
   state.application = {
     verifyKey: signer.publicKeyHex,
     endpointUrl: () => http.urls()[0] ?? null,

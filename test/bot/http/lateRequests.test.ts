@@ -23,10 +23,10 @@ afterEach(async () => {
 });
 
 /**
- * A bot's endpoint on a clock the test sets (Unix ms), whose core answers every command at once;
- * what it routed, counted and logged.
+ * A bot's endpoint on a clock the test sets (Unix ms), whose core answers every command at once
+ * and says it has `inHand` interactions in hand (0: idle); what it routed, counted and logged.
  */
-async function start(clock: { now: number }) {
+async function start(clock: { now: number }, inHand = 0) {
   const routed: string[] = [];
   const counted: Array<Record<string, string>> = [];
   const captured = capturingLogger("warn");
@@ -38,7 +38,7 @@ async function start(clock: { now: number }) {
       routed.push(interaction.id);
       await responder.respond({ type: 4, data: { content: "answered" } }, []);
     },
-    inFlight: () => 0,
+    inFlight: () => inHand,
   } as unknown as InteractionCore;
   const refuseRest = (): never => {
     throw new Error("this core never calls Discord's REST");
@@ -58,10 +58,13 @@ async function start(clock: { now: number }) {
   await server.listen(0, "127.0.0.1");
   const url = `${server.url!}/interactions`;
   let increment = 0n;
-  /** A slash command created at `createdAt`, signed with the timestamp `signedAt` (both Unix ms), with the application's key or another. */
-  const send = async (createdAt: number, signedAt: number, key?: "otherKey"): Promise<number> => {
+  /**
+   * A slash command (or a PING, type 1) created at `createdAt`, signed with the timestamp
+   * `signedAt` (both Unix ms), with the application's key or another; the answer's status.
+   */
+  const send = async (createdAt: number, signedAt: number, key?: "otherKey", type = 2): Promise<number> => {
     const id = String((BigInt(createdAt - DISCORD_EPOCH) << 22n) | increment++);
-    const body = JSON.stringify({ id, type: 2, application_id: "1", token: `t-${id}`, version: 1, data: {} });
+    const body = JSON.stringify({ id, type, application_id: "1", token: `t-${id}`, version: 1, data: {} });
     const at = String(Math.floor(signedAt / 1000));
     const response = await fetch(url, {
       method: "POST",
@@ -90,9 +93,9 @@ describe("requests that reach the bot after Discord stopped waiting", () => {
     expect(bot.counted).toEqual([]);
   });
 
-  it("refuses, without its work, one whose timestamp is past Discord's 3 s: unread, so neither counted nor warned about", async () => {
+  it("refuses, without its work, one whose timestamp is past Discord's 3 s while it has work in hand: unread, so neither counted nor warned about", async () => {
     const clock = { now: Date.now() };
-    const bot = await start(clock);
+    const bot = await start(clock, 1);
     expect(await bot.send(clock.now - 5_000, clock.now - 5_000)).toBe(401);
     // Signed with another key: refused the same, before anything is read.
     expect(await bot.send(clock.now - 5_000, clock.now - 5_000, "otherKey")).toBe(401);
@@ -134,20 +137,40 @@ describe("requests that reach the bot after Discord stopped waiting", () => {
     expect(bot.counted).toEqual([]);
   });
 
-  it("on a machine whose clock runs 5 s ahead: refused unread, then read and refused late, then answered once the signed interactions show the clock", async () => {
+  it("on a machine whose clock runs 5 s ahead: refused late, then answered once the signed interactions show the clock", async () => {
     const clock = { now: Date.now() };
     const bot = await start(clock);
     const ahead = 5_000;
     // Discord created and signed each at once; by this machine's clock each is 5 s old.
     const statuses: number[] = [];
-    for (let n = 0; n < 2 * CLOCK_SAMPLES + 2; n++)
+    for (let n = 0; n < CLOCK_SAMPLES + 2; n++)
       statuses.push(await bot.send(clock.now - ahead, clock.now - ahead));
-    expect(statuses).toEqual([...Array<number>(2 * CLOCK_SAMPLES).fill(401), 200, 200]);
-    // The first CLOCK_SAMPLES unread (an idle bot cannot be behind: the next are read), the next
-    // CLOCK_SAMPLES signed and late by this clock: counted, and what they show allowed for after.
+    expect(statuses).toEqual([...Array<number>(CLOCK_SAMPLES).fill(401), 200, 200]);
+    // Read (an idle bot cannot be behind), signed and late by this clock: counted, and what they
+    // show allowed for after.
     expect(bot.counted).toHaveLength(CLOCK_SAMPLES);
     expect(bot.routed).toHaveLength(2);
     expect(bot.warnings()).toHaveLength(1);
     expect(bot.clockWarnings()).toHaveLength(1);
+  });
+
+  it("reads one whose timestamp is past Discord's 3 s when idle (it cannot be behind): refused once checked, and counted only when signed", async () => {
+    const clock = { now: Date.now() };
+    const bot = await start(clock);
+    expect(await bot.send(clock.now - 5_000, clock.now - 5_000)).toBe(401);
+    expect(await bot.send(clock.now - 5_000, clock.now - 5_000, "otherKey")).toBe(401);
+    expect(bot.routed).toEqual([]);
+    expect(bot.counted).toEqual([{ kind: "unknown", command: "other", outcome: "expired" }]);
+  });
+
+  it("answers Discord's PING whatever its age, busy or idle: the endpoint's check passes on any clock", async () => {
+    const clock = { now: Date.now() };
+    for (const inHand of [0, 1]) {
+      const bot = await start(clock, inHand);
+      expect(await bot.send(clock.now - 2_000, clock.now - 2_000, undefined, 1)).toBe(200);
+      expect(await bot.send(clock.now - 3_500, clock.now - 1_000, undefined, 1)).toBe(200);
+      expect(bot.counted).toEqual([]);
+      await server?.close();
+    }
   });
 });

@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { CLOCK_SAMPLES } from "../../src/bot/core/discordClock.js";
+import { capturingLogger } from "../cache/helpers.js";
+import { useWorld } from "./helpers.js";
+import { e2eTransport } from "./transport.js";
+
+const captured = capturingLogger("info");
+// Discord's clock 5 s behind this machine's: by the bot's clock, each interaction is 5 s old when
+// it arrives (over HTTP, its signed timestamp too), though Discord sent it at once.
+const world = useWorld({ logger: captured.logger, discord: { clockOffsetMs: -5_000 } });
+
+describe("a bot on a machine whose clock runs 5 s ahead of Discord's", () => {
+  it("answers again once the interactions that found it idle show the clock, and says why", async () => {
+    // Over HTTP, the endpoint reads each arrival it refuses; over the gateway, the core reads each
+    // before it decides, and answers the one that completes the reading.
+    const mostLost = e2eTransport() === "http" ? CLOCK_SAMPLES : CLOCK_SAMPLES - 1;
+    let lost = 0;
+    for (;;) {
+      const handle = await world().send({ kind: "slash", name: "whoami" });
+      // One at a time: each finds the bot idle. A dropped one gets nothing (over HTTP, a 401).
+      const record = await handle
+        .waitFor((seen) => seen.callbacks.length > 0 || (seen.delivery?.status ?? 0) >= 400, {
+          timeoutMs: 400,
+        })
+        .catch(() => null);
+      if (record && record.callbacks.length > 0) break;
+      lost += 1;
+      expect(lost).toBeLessThanOrEqual(mostLost);
+    }
+    expect(lost).toBe(mostLost);
+    // Every one after is answered as ever.
+    const next = await world().run({ kind: "slash", name: "whoami" });
+    expect(next.errors).toEqual([]);
+    expect(next.callbacks).toHaveLength(1);
+    const warned = captured.lines().filter((line) => String(line.msg).includes("clock seems ahead"));
+    expect(warned).toEqual([expect.objectContaining({ level: 40 })]);
+    expect(Number(warned[0]!.aheadMs)).toBeGreaterThan(4_000);
+  });
+});
