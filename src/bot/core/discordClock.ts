@@ -1,3 +1,4 @@
+import { performance } from "node:perf_hooks";
 import type { Logger } from "../../logger.js";
 
 /** Discord's epoch (the first second of 2015), as in every snowflake's top bits. */
@@ -16,6 +17,31 @@ const DELIVERY_MS = 250;
 /** At most one warning per this long that the clock runs ahead. */
 const WARNING_EVERY_MS = 60_000;
 
+/** The span over which {@link eventLoopBusy} reads the event loop's use. */
+const LOOP_WINDOW_MS = 250;
+/** The share of that span the event loop worked, above which the process is taken as busy. */
+const LOOP_BUSY_ABOVE = 0.5;
+let loopReading = performance.eventLoopUtilization();
+let loopReadAt = performance.now();
+let loopBusy = false;
+
+/**
+ * Whether this process's event loop worked more than half of the last quarter second or so: one
+ * far behind (interactions waiting on its sockets) never idles, though each interaction it takes
+ * may be done before the next, with none other in hand. Read anew at most every
+ * {@link LOOP_WINDOW_MS}; after a long rest, the first reading spans the rest.
+ */
+export function eventLoopBusy(): boolean {
+  const at = performance.now();
+  if (at - loopReadAt >= LOOP_WINDOW_MS) {
+    const reading = performance.eventLoopUtilization();
+    loopBusy = performance.eventLoopUtilization(reading, loopReading).utilization > LOOP_BUSY_ABOVE;
+    loopReading = reading;
+    loopReadAt = at;
+  }
+  return loopBusy;
+}
+
 /**
  * Discord's time, as well as this process can tell it. The bot reads how old an interaction is from
  * its snowflake (Discord's clock at its creation) and this machine's clock, and acts on it: it defers
@@ -24,8 +50,8 @@ const WARNING_EVERY_MS = 60_000;
  * "busy" or nothing at all, a whole outage from a clock a bot that ignores ages would not notice.
  *
  * So the ages are read against the interactions themselves: when each of the latest
- * {@link CLOCK_SAMPLES} interactions that found the bot idle (none other in hand, so none waited for
- * it) was {@link AHEAD_AFTER_MS} old or more on arrival, the clock is taken to be ahead by the least
+ * {@link CLOCK_SAMPLES} interactions that found the bot idle (none other in hand and its event loop
+ * mostly idle, so none waited for it) was {@link AHEAD_AFTER_MS} old or more on arrival, the clock is taken to be ahead by the least
  * of those ages, less a quarter second for the delivery, and every age after is read with that
  * allowance, with a warning. One fresh idle arrival ends it. A burst that leaves the bot behind
  * does not trigger it (its arrivals do not find the bot idle), and a clock behind Discord's needs
@@ -36,12 +62,27 @@ export interface DiscordClock {
   now(): number;
   /** How far this machine's clock is taken to run ahead of Discord's, ms (0: not known to). */
   aheadMs(): number;
-  /** An interaction (its snowflake id) reached the bot; `idle`: none other was in hand. */
-  arrived(id: string, idle: boolean): void;
+  /** An interaction (its snowflake id) reached the bot, which had `inHand` others in hand. */
+  arrived(id: string, inHand: number): void;
+  /**
+   * Whether the bot may be behind: interactions in hand (`inHand`), or an event loop that barely
+   * idles. If not, an interaction that reads late says the clock is ahead (or that someone sends
+   * old requests), not that the bot is behind.
+   */
+  mayBeBehind(inHand: number): boolean;
 }
 
-export function createDiscordClock(options: { logger?: Logger; now?: () => number } = {}): DiscordClock {
+export function createDiscordClock(
+  options: {
+    logger?: Logger;
+    now?: () => number;
+    /** Whether the event loop is busy (default {@link eventLoopBusy}; tests set it). */
+    loopBusy?: () => boolean;
+  } = {},
+): DiscordClock {
   const localNow = options.now ?? Date.now;
+  const busyLoop = options.loopBusy ?? eventLoopBusy;
+  const mayBeBehind = (inHand: number): boolean => inHand > 0 || busyLoop();
   // The raw ages (this machine's clock) of the latest idle arrivals, oldest overwritten first.
   const ages: number[] = [];
   let next = 0;
@@ -50,8 +91,9 @@ export function createDiscordClock(options: { logger?: Logger; now?: () => numbe
   return {
     now: () => localNow() - ahead,
     aheadMs: () => ahead,
-    arrived(id, idle) {
-      if (!idle) return;
+    mayBeBehind,
+    arrived(id, inHand) {
+      if (mayBeBehind(inHand)) return;
       let created: number;
       try {
         created = Number(BigInt(id) >> 22n) + DISCORD_EPOCH;

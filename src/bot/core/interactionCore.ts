@@ -314,8 +314,8 @@ export function createInteractionCore(options: InteractionCoreOptions): Interact
     handle(interaction, responder) {
       if (interaction.type === InteractionType.Ping) return Promise.resolve();
       const handling: Handling = { id: interaction.id, task: undefined, answering: null };
-      // Read before this one is counted in hand: idle means none other was.
-      context.clock.arrived(interaction.id, inFlight.size === 0);
+      // Read before this one is counted in hand.
+      context.clock.arrived(interaction.id, inFlight.size);
       const node = inFlight.add(handling);
       const task = route(interaction, responder, handling);
       handling.task = task;

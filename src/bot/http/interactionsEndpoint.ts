@@ -142,11 +142,11 @@ export function createInteractionsEndpoint(options: InteractionsEndpointOptions)
     // Whole seconds: signed within the second after `signedAt`, so one more second before it is surely late.
     // Not counted nor warned about: nothing says yet that Discord sent it (a stranger's stamp would
     // read as the bot behind).
-    // Only while the bot has work in hand: what it saves is time, and a bot with none cannot be
-    // behind. Then the stamp says that this machine's clock is ahead of Discord's (which the signed
+    // Only while the bot may be behind (work in hand, or a loop that barely idles): what it saves
+    // is time, and a bot with neither is not behind. Then the stamp says that this machine's clock is ahead of Discord's (which the signed
     // interactions show, ../core/discordClock.ts) or that someone sends old requests (refused once
     // checked); refused unread, a clock 4 s ahead failed every request, Discord's PINGs among them.
-    if (!(sinceSigned <= RESPONSE_DEADLINE_MS / 1000 + 1) && core.inFlight() > 0) {
+    if (!(sinceSigned <= RESPONSE_DEADLINE_MS / 1000 + 1) && clock.mayBeBehind(core.inFlight())) {
       return refuse(reply, 401, "the request's timestamp is past Discord's deadline");
     }
     const declared = Number(request.headers["content-length"] ?? Number.NaN);
@@ -196,7 +196,7 @@ export function createInteractionsEndpoint(options: InteractionsEndpointOptions)
       interaction.type !== InteractionType.Ping &&
       interactionAgeMs(interaction.id, clock.now()) >= RESPONSE_DEADLINE_MS
     ) {
-      clock.arrived(interaction.id, core.inFlight() === 0);
+      clock.arrived(interaction.id, core.inFlight());
       return refuseLate(reply, "the interaction came after Discord's deadline");
     }
     // Remembered a little past the window, so a replay is refused as long as its timestamp passes.

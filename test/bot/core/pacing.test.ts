@@ -8,7 +8,7 @@ import {
   QUEUE_LIMIT_MS,
   RESPONSE_DEADLINE_MS,
 } from "../../../src/bot/core/deferral.js";
-import { CLOCK_SAMPLES } from "../../../src/bot/core/discordClock.js";
+import { CLOCK_SAMPLES, createDiscordClock } from "../../../src/bot/core/discordClock.js";
 import { createBotMetrics } from "../../../src/metrics/botMetrics.js";
 import { capturingLogger } from "../../cache/helpers.js";
 import { createInteractionCore } from "../../../src/bot/core/interactionCore.js";
@@ -340,6 +340,8 @@ describe("interactions on a machine whose clock runs ahead of Discord's", () => 
       commands: new Map([["echo", command]]),
       services: coreServices(),
       logger: captured.logger,
+      // This test process's own event loop says nothing of the core's.
+      clock: createDiscordClock({ logger: captured.logger, loopBusy: () => false }),
     });
     const { responder, calls } = recordingResponder();
     // Discord sent each at once; by this machine's clock, 3.5 s ahead, each is 3.5 s old.
@@ -361,6 +363,7 @@ describe("interactions on a machine whose clock runs ahead of Discord's", () => 
       commands: new Map([["echo", echoCommand()]]),
       services: coreServices(),
       logger: captured.logger,
+      clock: createDiscordClock({ logger: captured.logger, loopBusy: () => false }),
     });
     const { responder, calls } = recordingResponder();
     // All at once: only the first finds the bot idle.

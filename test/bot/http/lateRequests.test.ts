@@ -5,7 +5,7 @@ import type { InteractionCore } from "../../../src/bot/core/interactionCore.js";
 import type { DiscordRest } from "../../../src/bot/core/responder.js";
 import { createBotHttpServer, type BotHttpServer } from "../../../src/bot/http/httpServer.js";
 import { RESPONSE_DEADLINE_MS } from "../../../src/bot/core/deferral.js";
-import { CLOCK_SAMPLES } from "../../../src/bot/core/discordClock.js";
+import { CLOCK_SAMPLES, createDiscordClock } from "../../../src/bot/core/discordClock.js";
 import { LATE_WARNING_EVERY_MS } from "../../../src/bot/core/lateWarning.js";
 import { createInteractionsEndpoint, MAX_AGE_SECONDS } from "../../../src/bot/http/interactionsEndpoint.js";
 import { createMemoryReplayGuard } from "../../../src/bot/http/replayGuard.js";
@@ -53,6 +53,8 @@ async function start(clock: { now: number }, inHand = 0) {
       logger: captured.logger,
       metrics: { interactions: { inc: (labels: Record<string, string>) => counted.push(labels) } as never },
       now: () => clock.now,
+      // This test process's own event loop says nothing of the endpoint's: only `inHand` does.
+      clock: createDiscordClock({ logger: captured.logger, now: () => clock.now, loopBusy: () => false }),
     }),
   });
   await server.listen(0, "127.0.0.1");
