@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { chmod, readFile, writeFile } from "node:fs/promises";
+import { chmod, link, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { ensurePrivateDir, ensurePrivateFile } from "../secureDataDir.js";
 
@@ -17,9 +17,11 @@ function parseKey(text: string, path: string): Buffer {
 
 /**
  * Reads a 32-byte key (base64 text) from `path`, or creates it: 32 random bytes, file mode 0600,
- * folder created 0700. An existing key file readable by others is tightened to 0600. Creation uses
- * an exclusive open, so two processes starting together end up with the same key (the loser reads
- * the winner's file).
+ * folder created 0700. An existing key file readable by others is tightened to 0600. A new key is
+ * written whole to a file of its own, then linked to `path` (which fails if `path` exists), so two
+ * processes starting together end up with the same key: the loser reads the winner's file, never
+ * a half-written one. (An exclusive open of `path` itself, as before, let the loser read the file
+ * between its creation and its content: an empty key, refused, one test run in a few.)
  * @throws when the file exists but does not hold a 32-byte base64 key.
  */
 export async function loadOrCreateKeyFile(path: string): Promise<Buffer> {
@@ -32,15 +34,19 @@ export async function loadOrCreateKeyFile(path: string): Promise<Buffer> {
   }
   await ensurePrivateDir(dirname(path));
   const key = randomBytes(32);
+  const written = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.new`;
   try {
-    await writeFile(path, `${key.toString("base64")}\n`, { mode: 0o600, flag: "wx" });
+    await writeFile(written, `${key.toString("base64")}\n`, { mode: 0o600, flag: "wx" });
+    // The mode given to writeFile is masked by the umask; the key must be private whatever the umask.
+    await chmod(written, 0o600);
+    await link(written, path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST")
       return parseKey(await readFile(path, "utf8"), path);
     throw error;
+  } finally {
+    await rm(written, { force: true });
   }
-  // The mode given to writeFile is masked by the umask; the key must be private whatever the umask.
-  await chmod(path, 0o600);
   return key;
 }
 
