@@ -58,6 +58,12 @@ export interface InteractionsEndpointOptions {
   clock?: DiscordClock;
 }
 
+/**
+ * How long a late interaction that found the bot busy keeps later requests whose timestamps read
+ * late refused unread: a burst past capacity brings thousands a second.
+ */
+const BEHIND_FOR_MS = 1_000;
+
 /** The labels of an interaction refused as late: refused before anything looks at what it asks. */
 const LATE_LABELS = { kind: "unknown", command: "other", outcome: "expired" } as const;
 
@@ -80,7 +86,7 @@ function header(request: IncomingMessage, name: string): string | undefined {
  * `POST /interactions` (DISCORD-FACTS "Interactions over HTTP"). In order, so that a stranger gets
  * no memory and no time before the signature is checked: a missing or malformed signature or
  * timestamp header, a timestamp more than {@link MAX_AGE_SECONDS} ahead or behind, and one past
- * Discord's {@link RESPONSE_DEADLINE_MS} (in whole seconds) while the bot has work in hand, are
+ * Discord's {@link RESPONSE_DEADLINE_MS} (in whole seconds) while the bot is behind, are
  * refused 401 before a byte of the body is read; a declared length past {@link MAX_BODY_BYTES} is
  * 413 at once; past {@link MAX_UNVERIFIED_BYTES} held by bodies being read, 503; then the body is
  * read up to the cap (413 past it) and the Ed25519 signature over timestamp + body is verified
@@ -124,6 +130,11 @@ export function createInteractionsEndpoint(options: InteractionsEndpointOptions)
 
   /** Signed-looking requests refused in a row since one last verified (see the constant). */
   let refusedInARow = 0;
+  /**
+   * Until when the bot is taken to be behind: a signed interaction past Discord's deadline found it
+   * busy (work in hand, or an event loop that barely idles) within the last {@link BEHIND_FOR_MS}.
+   */
+  let behindUntil = Number.NEGATIVE_INFINITY;
   /** Bytes held by requests being read, not yet verified (see MAX_UNVERIFIED_BYTES). */
   let holding = 0;
 
@@ -142,11 +153,12 @@ export function createInteractionsEndpoint(options: InteractionsEndpointOptions)
     // Whole seconds: signed within the second after `signedAt`, so one more second before it is surely late.
     // Not counted nor warned about: nothing says yet that Discord sent it (a stranger's stamp would
     // read as the bot behind).
-    // Only while the bot may be behind (work in hand, or a loop that barely idles): what it saves
-    // is time, and a bot with neither is not behind. Then the stamp says that this machine's clock is ahead of Discord's (which the signed
-    // interactions show, ../core/discordClock.ts) or that someone sends old requests (refused once
-    // checked); refused unread, a clock 4 s ahead failed every request, Discord's PINGs among them.
-    if (!(sinceSigned <= RESPONSE_DEADLINE_MS / 1000 + 1) && clock.mayBeBehind(core.inFlight())) {
+    // Only while the bot is behind: what it saves is time. Read, a request whose signed interaction
+    // is late by this clock while the bot is idle shows a clock ahead of Discord's (which the
+    // clock then allows for, ../core/discordClock.ts), and Discord's PINGs (its check of the
+    // endpoint, answered whatever their age) must be read on any clock: refused unread whenever
+    // their stamp read late, a clock 4 s ahead failed every request.
+    if (!(sinceSigned <= RESPONSE_DEADLINE_MS / 1000 + 1) && now() < behindUntil) {
       return refuse(reply, 401, "the request's timestamp is past Discord's deadline");
     }
     const declared = Number(request.headers["content-length"] ?? Number.NaN);
@@ -196,7 +208,9 @@ export function createInteractionsEndpoint(options: InteractionsEndpointOptions)
       interaction.type !== InteractionType.Ping &&
       interactionAgeMs(interaction.id, clock.now()) >= RESPONSE_DEADLINE_MS
     ) {
-      clock.arrived(interaction.id, core.inFlight());
+      const inHand = core.inFlight();
+      if (clock.mayBeBehind(inHand)) behindUntil = now() + BEHIND_FOR_MS;
+      clock.arrived(interaction.id, inHand);
       return refuseLate(reply, "the interaction came after Discord's deadline");
     }
     // Remembered a little past the window, so a replay is refused as long as its timestamp passes.
