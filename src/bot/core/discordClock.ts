@@ -51,11 +51,11 @@ export function eventLoopBusy(): boolean {
  *
  * So the ages are read against the interactions themselves: when each of the latest
  * {@link CLOCK_SAMPLES} interactions that found the bot idle (none other in hand and its event loop
- * mostly idle, so none waited for it) was {@link AHEAD_AFTER_MS} old or more on arrival, the clock is taken to be ahead by the least
- * of those ages, less a quarter second for the delivery, and every age after is read with that
- * allowance, with a warning. One fresh idle arrival ends it. A burst that leaves the bot behind
- * does not trigger it (its arrivals do not find the bot idle), and a clock behind Discord's needs
- * none (ages that would read negative read as 0).
+ * mostly idle, so none waited for it) was {@link AHEAD_AFTER_MS} old or more on arrival, the clock
+ * is taken to be ahead by the least of those ages, less a quarter second for the delivery, and
+ * every age after is read with that allowance, with a warning. One fresh idle arrival ends it. A
+ * burst that leaves the bot behind does not trigger it (its arrivals do not find the bot idle), and
+ * a clock behind Discord's needs none (ages that would read negative read as 0).
  */
 export interface DiscordClock {
   /** Discord's time now (Unix ms): this machine's, less how far it is known to run ahead. */

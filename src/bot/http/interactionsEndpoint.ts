@@ -86,18 +86,17 @@ function header(request: IncomingMessage, name: string): string | undefined {
  * `POST /interactions` (DISCORD-FACTS "Interactions over HTTP"). In order, so that a stranger gets
  * no memory and no time before the signature is checked: a missing or malformed signature or
  * timestamp header, a timestamp more than {@link MAX_AGE_SECONDS} ahead or behind, and one past
- * Discord's {@link RESPONSE_DEADLINE_MS} (in whole seconds) while the bot is behind, are
- * refused 401 before a byte of the body is read; a declared length past {@link MAX_BODY_BYTES} is
+ * Discord's {@link RESPONSE_DEADLINE_MS} (in whole seconds) while the bot is behind, are refused
+ * 401 before a byte of the body is read; a declared length past {@link MAX_BODY_BYTES} is
  * 413 at once; past {@link MAX_UNVERIFIED_BYTES} held by bodies being read, 503; then the body is
  * read up to the cap (413 past it) and the Ed25519 signature over timestamp + body is verified
  * before anything looks at the body (401, as Discord's own probes with bad signatures expect); a
  * body that is not JSON is 400; an interaction other than a PING created longer ago than Discord
  * waits is 401 (late), and so is one already taken (same interaction id, which a replay of the
  * signed bytes carries). A PING is answered PONG; any other interaction goes to the core, whose
- * first response is the HTTP reply. Every refusal
- * closes its connection; only one that carried a signed interaction stays open for the next. How
- * long headers and body may take, and how long a connection may idle, are the server's bounds (see
- * `createBotHttpServer`).
+ * first response is the HTTP reply. Every refusal closes its connection; only one that carried a
+ * signed interaction stays open for the next. How long headers and body may take, and how long a
+ * connection may idle, are the server's bounds (see `createBotHttpServer`).
  */
 export function createInteractionsEndpoint(options: InteractionsEndpointOptions) {
   const { verify, core, rest, replayGuard, logger } = options;
@@ -113,13 +112,14 @@ export function createInteractionsEndpoint(options: InteractionsEndpointOptions)
   // A request the bot gets to after Discord's RESPONSE_DEADLINE_MS (its signed timestamp, or its
   // interaction's creation) is one Discord stopped waiting for: whatever the bot sends, nobody
   // reads it. It is refused without the work, and before its body is read and its signature checked
-  // when the timestamp already says so: on a bot behind (a burst past what its cpu takes, or a cpu it
-  // shares), every late request that still cost a whole answer put the next ones further behind. On a
-  // cpu shared with another busy process, 1,600/s over HTTP is at the edge of what the bot takes, and
-  // runs minutes apart either hold or collapse (thousands of requests wait on new connections, and
-  // the bot answered them after the burst, long after Discord gave up): of 16,000, unanswered 0, 0,
-  // 236, 1,052, 4,158 and 10,458 in six runs before, 0, 0, 0, 0, 90, 395, 603, 5,815 and 9,519 in
-  // nine with late requests refused (the knee's overload on a shared cpu): fewer collapses, not none.
+  // when the timestamp already says so and the bot is behind (`behindUntil`): on a bot behind (a
+  // burst past what its cpu takes, or a cpu it shares), every late request that still cost a whole
+  // answer put the next ones further behind. On a cpu shared with another busy process, 1,600/s
+  // over HTTP is at the edge of what the bot takes, and runs minutes apart either hold or collapse
+  // (thousands of requests wait on new connections, and the bot answered them after the burst, long
+  // after Discord gave up): of 16,000, unanswered 0, 0, 236, 1,052, 4,158 and 10,458 in six runs
+  // before, 0, 0, 0, 0, 90, 395, 603, 5,815 and 9,519 in nine with late requests refused (the
+  // knee's overload on a shared cpu): fewer collapses, not none.
   const warnLate = lateWarning(logger, now);
   /** Refuses a signed interaction Discord no longer waits for: counted, and said now and then. */
   const refuseLate = (reply: ServerResponse, reason: string): void => {
@@ -150,14 +150,14 @@ export function createInteractionsEndpoint(options: InteractionsEndpointOptions)
     if (!(sinceSigned >= -MAX_AGE_SECONDS)) return refuse(reply, 401, "the request's timestamp is ahead");
     // Past the window the replay claims cover (they are kept twice as long): a replay, or worse.
     if (!(sinceSigned <= MAX_AGE_SECONDS)) return refuse(reply, 401, "the request's timestamp is stale");
-    // Whole seconds: signed within the second after `signedAt`, so one more second before it is surely late.
-    // Not counted nor warned about: nothing says yet that Discord sent it (a stranger's stamp would
-    // read as the bot behind).
-    // Only while the bot is behind: what it saves is time. Read, a request whose signed interaction
-    // is late by this clock while the bot is idle shows a clock ahead of Discord's (which the
-    // clock then allows for, ../core/discordClock.ts), and Discord's PINGs (its check of the
-    // endpoint, answered whatever their age) must be read on any clock: refused unread whenever
-    // their stamp read late, a clock 4 s ahead failed every request.
+    // Whole seconds: signed within the second after `signedAt`, so one more second before it is
+    // surely late. Not counted nor warned about: nothing says yet that Discord sent it (a
+    // stranger's stamp would read as the bot behind). Only while the bot is behind: what it saves
+    // is time. Read, a request whose signed interaction is late by this clock while the bot is
+    // idle shows a clock ahead of Discord's (which the clock then allows for,
+    // ../core/discordClock.ts), and Discord's PINGs (its check of the endpoint, answered whatever
+    // their age) must be read on any clock: refused unread whenever their stamp read late, a clock
+    // 4 s ahead failed every request.
     if (!(sinceSigned <= RESPONSE_DEADLINE_MS / 1000 + 1) && now() < behindUntil) {
       return refuse(reply, 401, "the request's timestamp is past Discord's deadline");
     }
