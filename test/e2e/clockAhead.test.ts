@@ -13,7 +13,8 @@ describe("a bot on a machine whose clock runs 5 s ahead of Discord's", () => {
   it("answers again once the interactions that found it idle show the clock, and says why", async () => {
     // Over HTTP, the endpoint reads each arrival it refuses; over the gateway, the core reads each
     // before it decides, and answers the one that completes the reading. An arrival that finds this
-    // process's event loop busy (it hosts the test and the stand-ins too) is not read: a few more.
+    // process's event loop busy (it hosts the test and the stand-ins too) is not read, and over HTTP
+    // a late one that finds the bot busy has the next second's refused unread: a few more.
     const fewest = e2eTransport() === "http" ? CLOCK_SAMPLES : CLOCK_SAMPLES - 1;
     const mostLost = 3 * CLOCK_SAMPLES;
     let lost = 0;
@@ -28,6 +29,9 @@ describe("a bot on a machine whose clock runs 5 s ahead of Discord's", () => {
       if (record && record.callbacks.length > 0) break;
       lost += 1;
       expect(lost).toBeLessThanOrEqual(mostLost);
+      // A pause, as between people asking: the loop this process shares with the bot idles, or
+      // the next arrival reads as the bot behind and tells nothing of the clock.
+      await new Promise((resolve) => setTimeout(resolve, 300));
     }
     expect(lost).toBeGreaterThanOrEqual(fewest);
     // Every one after is answered as ever.
