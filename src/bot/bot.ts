@@ -181,7 +181,9 @@ export function createBot(options: BotOptions): Bot {
           pingMs: shard.ping,
         }))
       : [];
-  options.metrics?.setSources(Object.assign({}, options.metricsSources, { shards }));
+  options.metrics?.setSources(
+    Object.assign({}, options.metricsSources, { shards, clockAheadMs: clock.aheadMs }),
+  );
   /**
    * `GET /readyz`: the gateway's shards ready (or the HTTP endpoint serving), the stores answering,
    * and the GitHub URLs leading to GitHub.

@@ -37,6 +37,8 @@ export interface MetricsSources {
   defaultBudget?: () => Array<{ resource: string; remaining: number; limit: number }>;
   /** Each gateway shard of this process: its id, whether it is ready, its heartbeat latency (ms, -1 unknown). */
   shards?: () => Array<{ id: number; ready: boolean; pingMs: number }>;
+  /** How far this machine's clock is taken to run ahead of Discord's, ms (../bot/core/discordClock.ts). */
+  clockAheadMs?: () => number;
 }
 
 export function createBotMetrics(
@@ -99,6 +101,14 @@ export function createBotMetrics(
       this.reset();
       for (const budget of current.defaultBudget?.() ?? [])
         this.set({ origin: "default", resource: budget.resource }, budget.remaining);
+    },
+  });
+  new Gauge({
+    name: "reposcout_clock_ahead_seconds",
+    help: "How far this machine's clock is taken to run ahead of Discord's, as the interactions show it (0: not)",
+    registers: [registry],
+    collect() {
+      this.set((current.clockAheadMs?.() ?? 0) / 1000);
     },
   });
   new Gauge({

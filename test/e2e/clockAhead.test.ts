@@ -7,7 +7,20 @@ import { e2eTransport } from "./transport.js";
 const captured = capturingLogger("info");
 // Discord's clock 5 s behind this machine's: by the bot's clock, each interaction is 5 s old when
 // it arrives (over HTTP, its signed timestamp too), though Discord sent it at once.
-const world = useWorld({ logger: captured.logger, discord: { clockOffsetMs: -5_000 } });
+const world = useWorld({
+  logger: captured.logger,
+  discord: { clockOffsetMs: -5_000 },
+  httpServer: true,
+  metricsServer: true,
+});
+
+async function clockAheadGauge(): Promise<number> {
+  const { bot } = world();
+  const text = await (await fetch(`${bot.metricsUrl ?? bot.httpUrl}/metrics`)).text();
+  const line = /^reposcout_clock_ahead_seconds(?:\{[^}]*\})? (\S+)$/m.exec(text);
+  if (!line) throw new Error("no reposcout_clock_ahead_seconds in /metrics");
+  return Number(line[1]);
+}
 
 describe("a bot on a machine whose clock runs 5 s ahead of Discord's", () => {
   it("answers again once the interactions that found it idle show the clock, and says why", async () => {
@@ -17,6 +30,7 @@ describe("a bot on a machine whose clock runs 5 s ahead of Discord's", () => {
     // a late one that finds the bot busy has the next second's refused unread: a few more.
     const fewest = e2eTransport() === "http" ? CLOCK_SAMPLES : CLOCK_SAMPLES - 1;
     const mostLost = 3 * CLOCK_SAMPLES;
+    expect(await clockAheadGauge()).toBe(0);
     let lost = 0;
     for (;;) {
       const handle = await world().send({ kind: "slash", name: "whoami" });
@@ -41,5 +55,6 @@ describe("a bot on a machine whose clock runs 5 s ahead of Discord's", () => {
     const warned = captured.lines().filter((line) => String(line.msg).includes("clock seems ahead"));
     expect(warned).toEqual([expect.objectContaining({ level: 40 })]);
     expect(Number(warned[0]!.aheadMs)).toBeGreaterThan(4_000);
+    expect(await clockAheadGauge()).toBeGreaterThan(4);
   });
 });
