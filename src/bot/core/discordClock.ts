@@ -12,6 +12,12 @@ export const CLOCK_SAMPLES = 8;
  * of creating it, and a bot with nothing in hand reads it at once.
  */
 export const AHEAD_AFTER_MS = 1_000;
+/**
+ * The least time over which the {@link CLOCK_SAMPLES} idle arrivals must have come for their ages to
+ * say anything of the clock: a gateway RESUME replays what a dropped connection missed, old, in one
+ * burst, to a bot that may be idle.
+ */
+export const CLOCK_SPAN_MS = 1_000;
 /** What an interaction is still taken to have spent reaching the bot once the clock is allowed for. */
 const DELIVERY_MS = 250;
 /** At most one warning per this long that the clock runs ahead. */
@@ -53,9 +59,10 @@ export function eventLoopBusy(): boolean {
  * {@link CLOCK_SAMPLES} interactions that found the bot idle (none other in hand and its event loop
  * mostly idle, so none waited for it) was {@link AHEAD_AFTER_MS} old or more on arrival, the clock
  * is taken to be ahead by the least of those ages, less a quarter second for the delivery, and
- * every age after is read with that allowance, with a warning. One fresh idle arrival ends it. A
- * burst that leaves the bot behind does not trigger it (its arrivals do not find the bot idle), and
- * a clock behind Discord's needs none (ages that would read negative read as 0).
+ * every age after is read with that allowance, with a warning; those arrivals must have come over
+ * {@link CLOCK_SPAN_MS} at least. One fresh idle arrival ends it. A burst that leaves the bot behind
+ * does not trigger it (its arrivals do not find the bot idle), nor does a burst of old ones replayed
+ * at once, and a clock behind Discord's needs none (ages that would read negative read as 0).
  */
 export interface DiscordClock {
   /** Discord's time now (Unix ms): this machine's, less how far it is known to run ahead. */
@@ -83,8 +90,10 @@ export function createDiscordClock(
   const localNow = options.now ?? Date.now;
   const busyLoop = options.loopBusy ?? eventLoopBusy;
   const mayBeBehind = (inHand: number): boolean => inHand > 0 || busyLoop();
-  // The raw ages (this machine's clock) of the latest idle arrivals, oldest overwritten first.
+  // The raw ages (this machine's clock) of the latest idle arrivals and when each came, oldest
+  // overwritten first.
   const ages: number[] = [];
+  const times: number[] = [];
   let next = 0;
   let ahead = 0;
   let warnedAt = Number.NEGATIVE_INFINITY;
@@ -101,11 +110,18 @@ export function createDiscordClock(
         return;
       }
       const at = localNow();
-      ages[next] = at - created;
+      const age = at - created;
+      ages[next] = age;
+      times[next] = at;
       next = (next + 1) % CLOCK_SAMPLES;
-      const least = ages.length < CLOCK_SAMPLES ? 0 : Math.min(...ages);
       const was = ahead;
-      ahead = least >= AHEAD_AFTER_MS ? least - DELIVERY_MS : 0;
+      // A fresh arrival ends the allowance at once; old ones set it only when the latest
+      // CLOCK_SAMPLES came over CLOCK_SPAN_MS at least (`next` is now the oldest's place).
+      if (age < AHEAD_AFTER_MS) ahead = 0;
+      else if (ages.length === CLOCK_SAMPLES && at - times[next]! >= CLOCK_SPAN_MS) {
+        const least = Math.min(...ages);
+        ahead = least >= AHEAD_AFTER_MS ? least - DELIVERY_MS : 0;
+      }
       if (ahead > 0 && was === 0 && at - warnedAt >= WARNING_EVERY_MS) {
         warnedAt = at;
         options.logger?.warn(

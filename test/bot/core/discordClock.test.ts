@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { AHEAD_AFTER_MS, CLOCK_SAMPLES, createDiscordClock } from "../../../src/bot/core/discordClock.js";
+import {
+  AHEAD_AFTER_MS,
+  CLOCK_SAMPLES,
+  CLOCK_SPAN_MS,
+  createDiscordClock,
+} from "../../../src/bot/core/discordClock.js";
 import { DISCORD_EPOCH } from "../../../src/sandbox/discord/snowflake.js";
 import { capturingLogger } from "../../cache/helpers.js";
 
@@ -15,11 +20,14 @@ function setUp() {
   });
   let increment = 0n;
   /**
-   * An interaction created by Discord `ageMs` before this machine's clock reads it. Made here, not
-   * by the local Discord's generator: that one never makes an id older than the last it made.
+   * An interaction created by Discord `ageMs` before this machine's clock reads it, `gapMs` after
+   * the one before (people ask now and then). Made here, not by the local Discord's generator:
+   * that one never makes an id older than the last it made.
    */
-  const idAged = (ageMs: number): string =>
-    String((BigInt(local.now - ageMs - DISCORD_EPOCH) << 22n) | (increment++ & 0xfffn));
+  const idAged = (ageMs: number, gapMs = 200): string => {
+    local.now += gapMs;
+    return String((BigInt(local.now - ageMs - DISCORD_EPOCH) << 22n) | (increment++ & 0xfffn));
+  };
   const lines = (text: string) => captured.lines().filter((line) => String(line.msg).includes(text));
   return { local, loop, clock, idAged, lines };
 }
@@ -72,6 +80,16 @@ describe("Discord's time as the interactions show it", () => {
     loop.busy = false;
     expect(clock.mayBeBehind(0)).toBe(false);
     expect(clock.mayBeBehind(1)).toBe(true);
+  });
+
+  it("reads nothing from old arrivals that came in one burst, as a gateway RESUME replays what it missed", () => {
+    const { clock, idAged, lines } = setUp();
+    for (let n = 0; n < 3 * CLOCK_SAMPLES; n++) clock.arrived(idAged(5_000, 10), 0);
+    expect(clock.aheadMs()).toBe(0);
+    expect(lines("clock seems ahead")).toEqual([]);
+    // The same ages over more than CLOCK_SPAN_MS: the clock.
+    for (let n = 0; n < CLOCK_SAMPLES; n++) clock.arrived(idAged(5_000, CLOCK_SPAN_MS / 4), 0);
+    expect(clock.aheadMs()).toBe(4_750);
   });
 
   it("needs every one of the latest idle arrivals old: one fresh among them is enough to read none", () => {

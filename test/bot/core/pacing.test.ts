@@ -8,7 +8,7 @@ import {
   QUEUE_LIMIT_MS,
   RESPONSE_DEADLINE_MS,
 } from "../../../src/bot/core/deferral.js";
-import { CLOCK_SAMPLES, createDiscordClock } from "../../../src/bot/core/discordClock.js";
+import { CLOCK_SAMPLES, CLOCK_SPAN_MS, createDiscordClock } from "../../../src/bot/core/discordClock.js";
 import { createBotMetrics } from "../../../src/metrics/botMetrics.js";
 import { capturingLogger } from "../../cache/helpers.js";
 import { createInteractionCore } from "../../../src/bot/core/interactionCore.js";
@@ -336,21 +336,34 @@ describe("interactions on a machine whose clock runs ahead of Discord's", () => 
   it("are left unanswered only until the idle arrivals show the clock ahead, then answered, with a warning that names the clock", async () => {
     const { command, ran } = watchedEcho();
     const captured = capturingLogger("warn");
+    // This machine's time as the test moves it: people ask a quarter second apart.
+    let passed = 0;
     const core = createInteractionCore({
       commands: new Map([["echo", command]]),
       services: coreServices(),
       logger: captured.logger,
       // This test process's own event loop says nothing of the core's.
-      clock: createDiscordClock({ logger: captured.logger, loopBusy: () => false }),
+      clock: createDiscordClock({
+        logger: captured.logger,
+        loopBusy: () => false,
+        now: () => Date.now() + passed,
+      }),
     });
     const { responder, calls } = recordingResponder();
     // Discord sent each at once; by this machine's clock, 3.5 s ahead, each is 3.5 s old.
-    for (let n = 0; n < CLOCK_SAMPLES - 1; n++) await core.handle(payloadAged(3_500), responder);
+    const ask = async (): Promise<void> => {
+      passed += CLOCK_SPAN_MS / 4;
+      await core.handle(
+        { ...slashPayload(), id: idAt(Date.now() + passed - 3_500) } as APIInteraction,
+        responder,
+      );
+    };
+    for (let n = 0; n < CLOCK_SAMPLES - 1; n++) await ask();
     expect(ran()).toBe(false);
     expect(calls).toEqual([]);
     // The arrival that completes the reading is answered, and every one after.
-    await core.handle(payloadAged(3_500), responder);
-    await core.handle(payloadAged(3_500), responder);
+    await ask();
+    await ask();
     expect(calls.map((call) => call.kind)).toEqual(["respond", "respond"]);
     const clockWarnings = captured.lines().filter((line) => String(line.msg).includes("clock seems ahead"));
     expect(clockWarnings).toEqual([expect.objectContaining({ aheadMs: expect.any(Number) })]);
