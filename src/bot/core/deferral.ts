@@ -28,6 +28,15 @@ const DISCORD_EPOCH = 1_420_070_400_000;
 /** An interaction token lasts 15 minutes: an age past it can only be a clock that is off. */
 const TOKEN_LIFETIME_MS = 15 * 60_000;
 
+/** The creation time (Unix ms) in a snowflake id, or undefined when the id is not one. */
+export function snowflakeCreatedAt(id: string): number | undefined {
+  try {
+    return Number(BigInt(id) >> 22n) + DISCORD_EPOCH;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * How old an interaction is: now minus the creation time in its snowflake id. Clock skew between
  * Discord and this host shows as a wrong age, so the bot passes Discord's time as `now`, which
@@ -36,12 +45,8 @@ const TOKEN_LIFETIME_MS = 15 * 60_000;
  * never turns every answer into a deferral.
  */
 export function interactionAgeMs(id: string, now: number = Date.now()): number {
-  let created: number;
-  try {
-    created = Number(BigInt(id) >> 22n) + DISCORD_EPOCH;
-  } catch {
-    return 0;
-  }
+  const created = snowflakeCreatedAt(id);
+  if (created === undefined) return 0;
   const age = now - created;
   return age > 0 && age <= TOKEN_LIFETIME_MS ? age : 0;
 }

@@ -1,8 +1,6 @@
 import { performance } from "node:perf_hooks";
 import type { Logger } from "../../logger.js";
-
-/** Discord's epoch (the first second of 2015), as in every snowflake's top bits. */
-const DISCORD_EPOCH = 1_420_070_400_000;
+import { snowflakeCreatedAt } from "./deferral.js";
 
 /** The arrivals read: the latest this many interactions that found the bot idle. */
 export const CLOCK_SAMPLES = 8;
@@ -103,12 +101,8 @@ export function createDiscordClock(
     mayBeBehind,
     arrived(id, inHand) {
       if (mayBeBehind(inHand)) return;
-      let created: number;
-      try {
-        created = Number(BigInt(id) >> 22n) + DISCORD_EPOCH;
-      } catch {
-        return;
-      }
+      const created = snowflakeCreatedAt(id);
+      if (created === undefined) return;
       const at = localNow();
       const age = at - created;
       ages[next] = age;

@@ -150,14 +150,12 @@ export function createInteractionsEndpoint(options: InteractionsEndpointOptions)
     if (!(sinceSigned >= -MAX_AGE_SECONDS)) return refuse(reply, 401, "the request's timestamp is ahead");
     // Past the window the replay claims cover (they are kept twice as long): a replay, or worse.
     if (!(sinceSigned <= MAX_AGE_SECONDS)) return refuse(reply, 401, "the request's timestamp is stale");
-    // Whole seconds: signed within the second after `signedAt`, so one more second before it is
-    // surely late. Not counted nor warned about: nothing says yet that Discord sent it (a
-    // stranger's stamp would read as the bot behind). Only while the bot is behind: what it saves
-    // is time. Read, a request whose signed interaction is late by this clock while the bot is
-    // idle shows a clock ahead of Discord's (which the clock then allows for,
-    // ../core/discordClock.ts), and Discord's PINGs (its check of the endpoint, answered whatever
-    // their age) must be read on any clock: refused unread whenever their stamp read late, a clock
-    // 4 s ahead failed every request.
+    // Past Discord's deadline by its stamp (whole seconds: one more before it is surely late) while
+    // the bot is behind: refused unread, to spare the time. Not counted nor warned about: nothing
+    // yet says Discord sent it. A bot not behind reads and checks it: Discord's PINGs (its check of
+    // the endpoint) are answered at any age, and a signed interaction late by this clock shows the
+    // clock ahead (../core/discordClock.ts). Refused unread whatever the bot's state, a clock 4 s
+    // ahead failed every request.
     if (!(sinceSigned <= RESPONSE_DEADLINE_MS / 1000 + 1) && now() < behindUntil) {
       return refuse(reply, 401, "the request's timestamp is past Discord's deadline");
     }

@@ -5,7 +5,7 @@ import {
   CLOCK_SPAN_MS,
   createDiscordClock,
 } from "../../../src/bot/core/discordClock.js";
-import { DISCORD_EPOCH } from "../../../src/sandbox/discord/snowflake.js";
+import { snowflakeAt } from "../../../src/sandbox/discord/snowflake.js";
 import { capturingLogger } from "../../cache/helpers.js";
 
 /** A clock on a local time the test sets, and ids Discord made `aheadMs` before that time. */
@@ -18,15 +18,15 @@ function setUp() {
     now: () => local.now,
     loopBusy: () => loop.busy,
   });
-  let increment = 0n;
+  let increment = 0;
   /**
    * An interaction created by Discord `ageMs` before this machine's clock reads it, `gapMs` after
-   * the one before (people ask now and then). Made here, not by the local Discord's generator:
-   * that one never makes an id older than the last it made.
+   * the one before (people ask now and then). With `snowflakeAt`, not the local Discord's
+   * generator: that one never makes an id older than the last it made.
    */
   const idAged = (ageMs: number, gapMs = 200): string => {
     local.now += gapMs;
-    return String((BigInt(local.now - ageMs - DISCORD_EPOCH) << 22n) | (increment++ & 0xfffn));
+    return snowflakeAt(local.now - ageMs, increment++);
   };
   const lines = (text: string) => captured.lines().filter((line) => String(line.msg).includes(text));
   return { local, loop, clock, idAged, lines };

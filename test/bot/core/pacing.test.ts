@@ -10,13 +10,13 @@ import {
 } from "../../../src/bot/core/deferral.js";
 import { CLOCK_SAMPLES, CLOCK_SPAN_MS, createDiscordClock } from "../../../src/bot/core/discordClock.js";
 import { createBotMetrics } from "../../../src/metrics/botMetrics.js";
+import { snowflakeAt } from "../../../src/sandbox/discord/snowflake.js";
 import { capturingLogger } from "../../cache/helpers.js";
 import { createInteractionCore } from "../../../src/bot/core/interactionCore.js";
 import { silentLogger } from "../../../src/logger.js";
 import { coreServices, echoCommand, recordingResponder, slashPayload } from "./recordingResponder.js";
 
-const DISCORD_EPOCH = 1_420_070_400_000;
-const idAt = (ms: number): string => String((BigInt(ms - DISCORD_EPOCH) << 22n) | 7n);
+const idAt = (ms: number): string => snowflakeAt(ms, 7);
 
 /** A slash payload created `ageMs` ago. */
 function payloadAged(ageMs: number): APIInteraction {

@@ -11,7 +11,7 @@ import { createInteractionsEndpoint, MAX_AGE_SECONDS } from "../../../src/bot/ht
 import { createMemoryReplayGuard } from "../../../src/bot/http/replayGuard.js";
 import { createSignatureVerifier } from "../../../src/bot/http/signature.js";
 import { InteractionSigner } from "../../../src/sandbox/discord/interactionSigner.js";
-import { DISCORD_EPOCH } from "../../../src/sandbox/discord/snowflake.js";
+import { snowflakeAt } from "../../../src/sandbox/discord/snowflake.js";
 import { capturingLogger } from "../../cache/helpers.js";
 
 const signer = new InteractionSigner();
@@ -59,13 +59,13 @@ async function start(clock: { now: number }, inHand = 0) {
   });
   await server.listen(0, "127.0.0.1");
   const url = `${server.url!}/interactions`;
-  let increment = 0n;
+  let increment = 0;
   /**
    * A slash command (or a PING, type 1) created at `createdAt`, signed with the timestamp
    * `signedAt` (both Unix ms), with the application's key or another; the answer's status.
    */
   const send = async (createdAt: number, signedAt: number, key?: "otherKey", type = 2): Promise<number> => {
-    const id = String((BigInt(createdAt - DISCORD_EPOCH) << 22n) | increment++);
+    const id = snowflakeAt(createdAt, increment++);
     const body = JSON.stringify({ id, type, application_id: "1", token: `t-${id}`, version: 1, data: {} });
     const at = String(Math.floor(signedAt / 1000));
     const response = await fetch(url, {
