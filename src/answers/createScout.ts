@@ -1,12 +1,18 @@
 // Over 300 lines: the Scout is one factory whose methods share its closures (the upstream call with fair use, the private-code rules, the public scope); split, they would pass all of them around.
-import type { AnswerCache, CachedAnswer } from "../cache/answerCache.js";
+import { LRUCache } from "lru-cache";
+import { newReadTrail, type AnswerCache, type CachedAnswer, type ReadTrail } from "../cache/answerCache.js";
 import type { GitHubClient } from "../github/client.js";
 import { PathNotFoundError } from "../github/errors.js";
 import type { TokenUse } from "../github/tokenSpend.js";
 import type { BlameAnswer, ContentsAnswer, RepoRef } from "../github/types.js";
 import type { DefaultTokenShare } from "../tokens/defaultTokenShare.js";
 import type { AnswerPrivacy } from "../format/privacy.js";
-import { MissingTokenError, type ResolvedToken, type TokenResolver } from "../tokens/tokenResolver.js";
+import {
+  MissingTokenError,
+  type ResolvedToken,
+  type TokenOrigin,
+  type TokenResolver,
+} from "../tokens/tokenResolver.js";
 import { createItemAnswers } from "./itemAnswers.js";
 import { createOwnershipAnswers } from "./ownershipAnswers.js";
 import { createPrivateAccess, listPrivacy, repositoryPrivacy } from "./privateAccess.js";
@@ -25,6 +31,23 @@ import { withFields } from "../withFields.js";
  * answer once (`keptAt`): entries of the old forms are simply misses.
  */
 const REPOSITORY_ANSWER_VERSION = 4;
+
+/**
+ * Public pinned reads remembered with the records they were answered from (see `heldReads`): a
+ * few hundred bytes each, the answers themselves held weakly.
+ */
+const HELD_READS = 10_000;
+
+/**
+ * A public blame or contents read that was answered wholly from the in-process tier: given again,
+ * as is, while each record it used is still the one the tier holds (../cache/answerCache.ts,
+ * `stillHeld`). The answer is held weakly: the tier's bound stays the only one on answers.
+ */
+interface HeldRead {
+  trail: ReadTrail;
+  value: WeakRef<BlameAnswer | ContentsAnswer>;
+  fetchedAt: string;
+}
 
 /** A full commit id: an answer asked for by it is pinned from the start. */
 const FULL_OID = /^[0-9a-f]{40}$/i;
@@ -82,6 +105,15 @@ export function createScout(options: {
   const upstream = createUpstream({ share: options.share, defaultTokenAllowPrivate });
   const privateAccess = createPrivateAccess({ github, cache, defaultTokenAllowPrivate, upstream });
   const publicAnswers = createPublicAnswers({ cache, privateAccess });
+  /**
+   * Each public pinned read lately answered from the in-process tier alone, by what it was asked
+   * (kind, token, repository, ref, path). A repeat whose records are all still held is the same read
+   * with the same records: it would take the same steps to the same answer, so it is given without
+   * them (issue 23: the steps were a third of a cached answer's allocation). Anything else (a record
+   * gone, replaced or expired; a private answer, whose access rule reads more than records) takes
+   * the steps.
+   */
+  const heldReads = new LRUCache<string, HeldRead>({ max: HELD_READS });
 
   async function pinnedRead<T extends BlameAnswer | ContentsAnswer>(
     kind: "blame" | "contents",
@@ -93,6 +125,13 @@ export function createScout(options: {
     const { origin, fingerprint } = resolved;
     const repo = repoArgs(args.repo);
     const ref = args.ref ?? "HEAD";
+    const heldKey = JSON.stringify([kind, fingerprint, origin, repo.owner, repo.name, ref, args.path]);
+    const again = heldAgain<T>(heldKey, origin);
+    if (again) {
+      recent.remember(fingerprint, again.value.repository.nameWithOwner);
+      return again;
+    }
+    const trail = newReadTrail();
     const pinnedKey = (oid: string): PinnedKey => ({
       kind,
       version: REPOSITORY_ANSWER_VERSION,
@@ -117,6 +156,8 @@ export function createScout(options: {
      * call, as before.
      */
     const movedTo = async (request: typeof refRequest): Promise<string | undefined> => {
+      // A read that asks GitHub where the branch is now is not one to give again.
+      trail.cold = true;
       const last = (await cache.peek<string>(withFields(request, { kind: "refs-last" })))?.value;
       if (!last) return undefined;
       const held =
@@ -142,10 +183,10 @@ export function createScout(options: {
     const givenOid = FULL_OID.test(ref);
     const oid = givenOid
       ? ref.toLowerCase()
-      : ((await cache.peek<string>(refRequest))?.value ??
-        (await publicAnswers.refCommit(repo, ref)) ??
+      : ((await cache.peek<string>(refRequest, trail))?.value ??
+        (await publicAnswers.refCommit(repo, ref, trail)) ??
         (await movedTo(refRequest)));
-    const shared = oid ? await sharedPinned<T>(pinnedKey(oid), asker, resolved) : undefined;
+    const shared = oid ? await sharedPinned<T>(pinnedKey(oid), asker, resolved, trail) : undefined;
     const answer =
       shared ??
       (oid
@@ -163,37 +204,41 @@ export function createScout(options: {
                   throw error;
                 }),
             }),
+            trail,
           )
-        : await cache.getOrFetch<T>({
-            kind: `${kind}-by-ref`,
-            fingerprint,
-            ttl: "short",
-            version: REPOSITORY_ANSWER_VERSION,
-            args: { owner: repo.owner, name: repo.name, ref, path: args.path },
-            // The answer at the branch is the answer at its commit: kept there, once.
-            keptAt: (value) =>
-              publicAnswers.keptAt(pinnedKey(value.commit.oid), value) ??
-              inScope(pinnedKey(value.commit.oid), fingerprint),
-            fetch: async () => {
-              const value = await admitted(args.ref, true);
-              // One call answered two questions: remember both, each for as long as it holds.
-              await Promise.all([
-                cache.put(withFields(refRequest, { ttl: "short" as const }), value.commit.oid),
-                cache.put(
-                  withFields(refRequest, { kind: "refs-last", ttl: "pinned" as const }),
-                  value.commit.oid,
-                ),
-                cache.put(
-                  withFields(inScope(pinnedKey(value.commit.oid), fingerprint), {
-                    ttl: "pinned" as const,
-                    keptAt: () => publicAnswers.keptAt(pinnedKey(value.commit.oid), value),
-                  }),
-                  value,
-                ),
-              ]);
-              return value;
+        : await cache.getOrFetch<T>(
+            {
+              kind: `${kind}-by-ref`,
+              fingerprint,
+              ttl: "short",
+              version: REPOSITORY_ANSWER_VERSION,
+              args: { owner: repo.owner, name: repo.name, ref, path: args.path },
+              // The answer at the branch is the answer at its commit: kept there, once.
+              keptAt: (value) =>
+                publicAnswers.keptAt(pinnedKey(value.commit.oid), value) ??
+                inScope(pinnedKey(value.commit.oid), fingerprint),
+              fetch: async () => {
+                const value = await admitted(args.ref, true);
+                // One call answered two questions: remember both, each for as long as it holds.
+                await Promise.all([
+                  cache.put(withFields(refRequest, { ttl: "short" as const }), value.commit.oid),
+                  cache.put(
+                    withFields(refRequest, { kind: "refs-last", ttl: "pinned" as const }),
+                    value.commit.oid,
+                  ),
+                  cache.put(
+                    withFields(inScope(pinnedKey(value.commit.oid), fingerprint), {
+                      ttl: "pinned" as const,
+                      keptAt: () => publicAnswers.keptAt(pinnedKey(value.commit.oid), value),
+                    }),
+                    value,
+                  ),
+                ]);
+                return value;
+              },
             },
-          }));
+            trail,
+          ));
     const privacy = await privateAccess.settle(
       asker,
       resolved,
@@ -202,7 +247,22 @@ export function createScout(options: {
       answer.fromCache,
     );
     recent.remember(fingerprint, answer.value.repository.nameWithOwner);
+    if (!privacy && !trail.cold) {
+      heldReads.set(heldKey, { trail, value: new WeakRef(answer.value), fetchedAt: answer.fetchedAt });
+    }
     return fetched(answer, origin, privacy);
+  }
+
+  /** The read `heldKey` names, given again when its records are all still held (see `heldReads`). */
+  function heldAgain<T>(heldKey: string, origin: TokenOrigin): Fetched<T> | undefined {
+    const held = heldReads.get(heldKey);
+    if (!held) return undefined;
+    const value = held.value.deref();
+    if (value !== undefined && cache.stillHeld(held.trail)) {
+      return { value: value as T, freshness: { fetchedAt: held.fetchedAt, fromCache: true }, origin };
+    }
+    heldReads.delete(heldKey);
+    return undefined;
   }
 
   const ownership = createOwnershipAnswers({
@@ -224,10 +284,11 @@ export function createScout(options: {
     key: PinnedKey,
     asker: Asker,
     resolved: ResolvedToken,
+    trail: ReadTrail,
   ): Promise<CachedAnswer<T> | undefined> {
     return (
-      (await cache.peek<T>(inScope(key, resolved.fingerprint))) ??
-      (await publicAnswers.pinned<T>(key, asker, resolved))
+      (await cache.peek<T>(inScope(key, resolved.fingerprint), trail)) ??
+      (await publicAnswers.pinned<T>(key, asker, resolved, trail))
     );
   }
 

@@ -1,4 +1,4 @@
-import type { AnswerCache, CacheKeyRequest, CachedAnswer } from "../cache/answerCache.js";
+import type { AnswerCache, CacheKeyRequest, CachedAnswer, ReadTrail } from "../cache/answerCache.js";
 import type { RepositoryAccess, RepositoryHeader } from "../github/types.js";
 import type { ResolvedToken, TokenAsker } from "../tokens/tokenResolver.js";
 import { isPrivateRepository, type PrivateAccess } from "./privateAccess.js";
@@ -43,10 +43,18 @@ export function inScope(key: PinnedKey, fingerprint: string): CacheKeyRequest {
  * entry, it ends when that entry does.
  */
 export interface PublicAnswers {
-  /** The commit `ref` of a public repository pointed to, seen by any token within the short TTL. */
-  refCommit(repo: RepoArgs, ref: string): Promise<string | undefined>;
+  /**
+   * The commit `ref` of a public repository pointed to, seen by any token within the short TTL.
+   * With `trail`, the lookup is noted in it (../cache/answerCache.ts).
+   */
+  refCommit(repo: RepoArgs, ref: string, trail?: ReadTrail): Promise<string | undefined>;
   /** The shared answer at a commit, if any and if the repository is still public (see above). */
-  pinned<T>(key: PinnedKey, asker: TokenAsker, resolved: ResolvedToken): Promise<CachedAnswer<T> | undefined>;
+  pinned<T>(
+    key: PinnedKey,
+    asker: TokenAsker,
+    resolved: ResolvedToken,
+    trail?: ReadTrail,
+  ): Promise<CachedAnswer<T> | undefined>;
   /** Shares a freshly fetched answer when its repository is public (and the commit of `ref`). */
   publish(key: PinnedKey, value: { repository: RepositoryHeader }, ref?: string): Promise<void>;
   /**
@@ -68,8 +76,15 @@ export function createPublicAnswers(options: {
     ({ kind: "public-check", fingerprint: PUBLIC_SCOPE, args: { ...repo } }) as const;
 
   /** Whether the repository is public, as seen within the short TTL or asked now with this token. */
-  async function stillPublic(repo: RepoArgs, asker: TokenAsker, resolved: ResolvedToken): Promise<boolean> {
-    if ((await cache.peek<boolean>(checkRequest(repo)))?.value === true) return true;
+  async function stillPublic(
+    repo: RepoArgs,
+    asker: TokenAsker,
+    resolved: ResolvedToken,
+    trail?: ReadTrail,
+  ): Promise<boolean> {
+    if ((await cache.peek<boolean>(checkRequest(repo), trail))?.value === true) return true;
+    // Past the in-process tier: an access read, whose answer is not a record of the trail.
+    if (trail) trail.cold = true;
     const access = await privateAccess.access(asker, resolved, repo);
     if (isPrivateRepository(access.value)) return false;
     // Dated when GitHub said so: the access entry read may be nearly a short TTL old, and a check
@@ -85,19 +100,18 @@ export function createPublicAnswers(options: {
     );
 
   return {
-    async refCommit(repo, ref) {
+    async refCommit(repo, ref, trail) {
       return (
-        await cache.peek<string>({
-          kind: "public-refs",
-          fingerprint: PUBLIC_SCOPE,
-          args: withFields(repo, { ref }),
-        })
+        await cache.peek<string>(
+          { kind: "public-refs", fingerprint: PUBLIC_SCOPE, args: withFields(repo, { ref }) },
+          trail,
+        )
       )?.value;
     },
-    async pinned<T>(key: PinnedKey, asker: TokenAsker, resolved: ResolvedToken) {
-      const shared = await cache.peek<T>(inScope(key, PUBLIC_SCOPE));
+    async pinned<T>(key: PinnedKey, asker: TokenAsker, resolved: ResolvedToken, trail?: ReadTrail) {
+      const shared = await cache.peek<T>(inScope(key, PUBLIC_SCOPE), trail);
       if (!shared) return undefined;
-      return (await stillPublic({ owner: key.args.owner, name: key.args.name }, asker, resolved))
+      return (await stillPublic({ owner: key.args.owner, name: key.args.name }, asker, resolved, trail))
         ? shared
         : undefined;
     },

@@ -54,14 +54,45 @@ export interface CachedAnswer<T> {
   fromCache: boolean;
 }
 
+/**
+ * The records a read (a few lookups in a row) was answered from, so that the same read can later be
+ * told to give the same answer without doing it again ({@link AnswerCache.stillHeld}). Only a read
+ * answered wholly from the in-process tier can: a miss there reads a store that another process
+ * may have written since.
+ */
+export interface ReadTrail {
+  /** Each lookup's kind, in order (counted again when the read is replayed, as a lookup would be). */
+  readonly kinds: string[];
+  /** Each record a lookup used, held weakly: the trail never keeps an answer the tier let go. */
+  readonly records: { key: string; record: WeakRef<object> }[];
+  /** Set when a lookup went past the in-process tier (the store, a fetch): the read cannot be replayed. */
+  cold: boolean;
+}
+
+/** A trail to pass to the lookups of one read. */
+export function newReadTrail(): ReadTrail {
+  return { kinds: [], records: [], cold: false };
+}
+
 export interface AnswerCache {
   /**
    * The answer from the cache, or fetched and stored. Identical requests in flight share one
-   * fetch, and its failure; a failure (or an undefined value) is never stored.
+   * fetch, and its failure; a failure (or an undefined value) is never stored. With `trail`, the
+   * lookup is noted in it.
    */
-  getOrFetch<T>(request: CacheRequest<T>): Promise<CachedAnswer<T>>;
-  /** The stored answer, if any and not expired; never fetches. */
-  peek<T>(request: Omit<CacheRequest<T>, "fetch" | "ttl">): Promise<CachedAnswer<T> | undefined>;
+  getOrFetch<T>(request: CacheRequest<T>, trail?: ReadTrail): Promise<CachedAnswer<T>>;
+  /** The stored answer, if any and not expired; never fetches. With `trail`, the lookup is noted in it. */
+  peek<T>(
+    request: Omit<CacheRequest<T>, "fetch" | "ttl">,
+    trail?: ReadTrail,
+  ): Promise<CachedAnswer<T> | undefined>;
+  /**
+   * Whether every record of `trail` is still what the in-process tier holds under its key, the same
+   * object, unexpired: then each of its lookups would find what it found, and a read that depends on
+   * nothing else would answer as it did. Its lookups are counted as hits when so. False for a
+   * trail that went past the tier, and without a tier.
+   */
+  stillHeld(trail: ReadTrail): boolean;
   /**
    * Stores an answer fetched by other means (one upstream call that answers two questions, such
    * as a blame by branch that also tells the branch's commit). A failed write is ignored.
@@ -234,9 +265,13 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
    * The live record of `key` as kept: the hot tier's, else the store's, read back from its stored
    * form (then kept in the hot tier). A record in a form that does not read back is a miss.
    */
-  async function readRecord(kind: string, key: string): Promise<StoredAnswer | undefined> {
+  async function readRecord(kind: string, key: string, trail?: ReadTrail): Promise<StoredAnswer | undefined> {
     const held = hot?.get(key, now());
-    if (held) return held;
+    if (held) {
+      noteHeld(trail, key, held);
+      return held;
+    }
+    if (trail) trail.cold = true;
     const stored = asStoredAnswer(await options.store(kind).get(key));
     if (!stored || stored.expiresAt <= now()) return undefined;
     const form = forms[kind];
@@ -247,6 +282,11 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
     }
     hot?.set(key, stored);
     return stored;
+  }
+
+  /** Notes in `trail` that `record` (held in the tier under `key`) answered a lookup. */
+  function noteHeld(trail: ReadTrail | undefined, key: string, record: StoredAnswer): void {
+    trail?.records.push({ key, record: new WeakRef(record) });
   }
 
   /**
@@ -266,17 +306,23 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
    * The answer at `key` when the hot tier holds all of it (its record, and the one it points to),
    * else undefined (it may still be in the store: see {@link read}).
    */
-  function readHot(key: string): HeldAnswer | undefined {
+  function readHot(key: string, trail?: ReadTrail): HeldAnswer | undefined {
     if (!hot) return undefined;
     const time = now();
     const record = hot.get(key, time);
-    return answerOf(record, record?.at && hot.get(record.at.key, time));
+    const kept = record?.at && hot.get(record.at.key, time);
+    const answer = answerOf(record, kept);
+    if (trail && answer) {
+      noteHeld(trail, key, record!);
+      if (kept) noteHeld(trail, record!.at!.key, kept);
+    }
+    return answer;
   }
 
   /** The answer at `key`, through the hot tier and the store (see {@link answerOf}). */
-  async function read(kind: string, key: string): Promise<HeldAnswer | undefined> {
-    const record = await readRecord(kind, key);
-    return answerOf(record, record?.at && (await readRecord(record.at.kind, record.at.key)));
+  async function read(kind: string, key: string, trail?: ReadTrail): Promise<HeldAnswer | undefined> {
+    const record = await readRecord(kind, key, trail);
+    return answerOf(record, record?.at && (await readRecord(record.at.kind, record.at.key, trail)));
   }
 
   /** A lookup of `getOrFetch` that found its answer: counted, logged, given. */
@@ -311,14 +357,19 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
   }
 
   return {
-    getOrFetch<T>(request: CacheRequest<T>): Promise<CachedAnswer<T>> {
+    getOrFetch<T>(request: CacheRequest<T>, trail?: ReadTrail): Promise<CachedAnswer<T>> {
       const key = answerCacheKey(request.kind, request.fingerprint, request.args, request.version);
+      trail?.kinds.push(request.kind);
       const joined = inflight.get(key);
-      if (joined) return joined as Promise<CachedAnswer<T>>;
+      if (joined) {
+        if (trail) trail.cold = true;
+        return joined as Promise<CachedAnswer<T>>;
+      }
       // Held in this process's memory: answered at once, never entered in flight (an entry per
       // hit, set and deleted, rebuilt the map's table in V8's old generation every few hits).
-      const held = readHot(key);
+      const held = readHot(key, trail);
       if (held) return Promise.resolve(hit<T>(request.kind, held));
+      if (trail) trail.cold = true;
 
       const ttlMs = request.ttl === "pinned" ? pinnedTtlMs : options.shortTtlMs;
       let writing: Promise<void> | undefined;
@@ -361,9 +412,13 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
       run.then(() => (writing ? writing.then(release, release) : release()), release);
       return run;
     },
-    async peek<T>(request: Omit<CacheRequest<T>, "fetch" | "ttl">): Promise<CachedAnswer<T> | undefined> {
+    async peek<T>(
+      request: Omit<CacheRequest<T>, "fetch" | "ttl">,
+      trail?: ReadTrail,
+    ): Promise<CachedAnswer<T> | undefined> {
       const key = answerCacheKey(request.kind, request.fingerprint, request.args, request.version);
-      const stored = await read(request.kind, key);
+      trail?.kinds.push(request.kind);
+      const stored = await read(request.kind, key, trail);
       options.onLookup?.(request.kind, stored ? "hit" : "miss");
       if (!stored) return undefined;
       return asHit<T>(stored);
@@ -379,6 +434,16 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
         expiresAt: fetchedAtMs + ttlMs,
       };
       await write(request as Omit<CacheRequest<unknown>, "fetch">, key, record, ttlMs);
+    },
+    stillHeld(trail) {
+      if (!hot || trail.cold) return false;
+      const time = now();
+      for (const { key, record } of trail.records) {
+        const held = record.deref();
+        if (held === undefined || hot.get(key, time) !== held) return false;
+      }
+      for (const kind of trail.kinds) options.onLookup?.(kind, "hit");
+      return true;
     },
     inFlight: () => inflight.size,
     hotTier: () => ({ bytes: hot?.bytes() ?? 0, answers: hot?.size() ?? 0 }),
