@@ -63,16 +63,20 @@ const rawSchema = z.object({
   thread: z.boolean().optional(),
 });
 
-async function render(
-  fetched: Fetched<BlameAnswer>,
+/** What an answer shows of the file, and the states its buttons turn to. */
+interface BlameLayout {
+  view: { startLine: number; endLine: number; requestedLines: boolean; pathInUrl?: string };
+  previous?: BlameButtonState;
+  next?: BlameButtonState;
+}
+
+function layoutOf(
+  answer: BlameAnswer,
   span: LineSpan | undefined,
-  services: Services,
   repo: RepoRef,
   ref: string | undefined,
-  pathInUrl?: string,
-  embedBudget?: number,
-): Promise<CommandAnswer> {
-  const { value: answer, freshness } = fetched;
+  pathInUrl: string | undefined,
+): BlameLayout {
   const total = blameLineCount(answer);
   const start = span?.start ?? 1;
   const view = {
@@ -87,22 +91,29 @@ async function render(
     total,
   );
   const size = shown.end - shown.start + 1;
-  const buttons: NavigationButtons = {};
+  const layout: BlameLayout = { view };
   const base = { repo, oid: answer.commit.oid, path: answer.path, ...(ref !== undefined ? { ref } : {}) };
   if (total > 0 && shown.start > 1) {
-    const state: BlameButtonState = withFields(base, {
-      start: Math.max(1, shown.start - size),
-      end: shown.start - 1,
-    });
-    buttons.previous = `blame:${await services.buttons.put(state)}`;
+    layout.previous = withFields(base, { start: Math.max(1, shown.start - size), end: shown.start - 1 });
   }
   if (shown.end < total) {
-    const state: BlameButtonState = withFields(base, {
-      start: shown.end + 1,
-      end: Math.min(total, shown.end + size),
-    });
-    buttons.next = `blame:${await services.buttons.put(state)}`;
+    layout.next = withFields(base, { start: shown.end + 1, end: Math.min(total, shown.end + size) });
   }
+  return layout;
+}
+
+/** The answer, its buttons' keys in hand. */
+function answerOf(
+  fetched: Fetched<BlameAnswer>,
+  layout: BlameLayout,
+  buttons: NavigationButtons,
+  services: Services,
+  repo: RepoRef,
+  ref: string | undefined,
+  embedBudget: number | undefined,
+): CommandAnswer {
+  const { value: answer, freshness } = fetched;
+  const { view } = layout;
   const now = services.now();
   // Everything besides the answer that shapes the message; the freshness text is the only part
   // that changes with the clock (the minute of "cached N min ago").
@@ -117,6 +128,44 @@ async function render(
     summary: formatThreadSummary("blame", subject),
     ...(fetched.privacy ? { privacy: fetched.privacy } : {}),
   };
+}
+
+async function render(
+  fetched: Fetched<BlameAnswer>,
+  span: LineSpan | undefined,
+  services: Services,
+  repo: RepoRef,
+  ref: string | undefined,
+  pathInUrl?: string,
+  embedBudget?: number,
+): Promise<CommandAnswer> {
+  const layout = layoutOf(fetched.value, span, repo, ref, pathInUrl);
+  const buttons: NavigationButtons = {};
+  if (layout.previous) buttons.previous = `blame:${await services.buttons.put(layout.previous)}`;
+  if (layout.next) buttons.next = `blame:${await services.buttons.put(layout.next)}`;
+  return answerOf(fetched, layout, buttons, services, repo, ref, embedBudget);
+}
+
+/** {@link render} at once, when each button's state was stored lately; else undefined. */
+function renderHeld(
+  fetched: Fetched<BlameAnswer>,
+  span: LineSpan | undefined,
+  services: Services,
+  repo: RepoRef,
+  ref: string | undefined,
+  pathInUrl: string | undefined,
+  embedBudget: number | undefined,
+): CommandAnswer | undefined {
+  const layout = layoutOf(fetched.value, span, repo, ref, pathInUrl);
+  const buttons: NavigationButtons = {};
+  for (const side of ["previous", "next"] as const) {
+    const state = layout[side];
+    if (!state) continue;
+    const key = services.buttons.heldKey?.(state);
+    if (key === undefined) return undefined;
+    buttons[side] = `blame:${key}`;
+  }
+  return answerOf(fetched, layout, buttons, services, repo, ref, embedBudget);
 }
 
 /** `/blame`: the lines of a file with, for each blame range, who changed them, when, and why. */
@@ -207,6 +256,22 @@ export const command: CommandModule<BlameArgs> = {
     // No ref asked: the answer follows the default branch, and the footer names it.
     const shownRef = ref ?? fetched.value.repository.defaultBranch ?? undefined;
     return render(fetched, args.lines, services, args.repo, shownRef, pathInUrl, args.embedBudget);
+  },
+  answerHeld(args, request, services) {
+    // The read `execute` makes first: a held one exists, so `execute` stops at it too.
+    const first: Partial<BlameTarget> & { path: string } = args.splits?.[0] ?? {
+      path: args.path,
+      ...(args.ref !== undefined ? { ref: args.ref } : {}),
+      ...(args.pathInUrl !== undefined ? { pathInUrl: args.pathInUrl } : {}),
+    };
+    const fetched = services.scout.heldBlame?.(request, {
+      repo: args.repo,
+      path: first.path,
+      ...(first.ref !== undefined ? { ref: first.ref } : {}),
+    });
+    if (!fetched) return undefined;
+    const shownRef = first.ref ?? fetched.value.repository.defaultBranch ?? undefined;
+    return renderHeld(fetched, args.lines, services, args.repo, shownRef, first.pathInUrl, args.embedBudget);
   },
   async button(context, services) {
     const key = context.customId.slice("blame:".length);

@@ -7,12 +7,7 @@ import type { TokenUse } from "../github/tokenSpend.js";
 import type { BlameAnswer, ContentsAnswer, RepoRef } from "../github/types.js";
 import type { DefaultTokenShare } from "../tokens/defaultTokenShare.js";
 import type { AnswerPrivacy } from "../format/privacy.js";
-import {
-  MissingTokenError,
-  type ResolvedToken,
-  type TokenOrigin,
-  type TokenResolver,
-} from "../tokens/tokenResolver.js";
+import { MissingTokenError, type ResolvedToken, type TokenResolver } from "../tokens/tokenResolver.js";
 import { createItemAnswers } from "./itemAnswers.js";
 import { createOwnershipAnswers } from "./ownershipAnswers.js";
 import { createPrivateAccess, listPrivacy, repositoryPrivacy } from "./privateAccess.js";
@@ -125,12 +120,9 @@ export function createScout(options: {
     const { origin, fingerprint } = resolved;
     const repo = repoArgs(args.repo);
     const ref = args.ref ?? "HEAD";
-    const heldKey = JSON.stringify([kind, fingerprint, origin, repo.owner, repo.name, ref, args.path]);
-    const again = heldAgain<T>(heldKey, origin);
-    if (again) {
-      recent.remember(fingerprint, again.value.repository.nameWithOwner);
-      return again;
-    }
+    const heldKey = heldKeyOf(kind, resolved, args);
+    const again = heldAgain<T>(heldKey, resolved);
+    if (again) return again;
     const trail = newReadTrail();
     const pinnedKey = (oid: string): PinnedKey => ({
       kind,
@@ -253,16 +245,45 @@ export function createScout(options: {
     return fetched(answer, origin, privacy);
   }
 
-  /** The read `heldKey` names, given again when its records are all still held (see `heldReads`). */
-  function heldAgain<T>(heldKey: string, origin: TokenOrigin): Fetched<T> | undefined {
+  /** What names a pinned read among the held ones: everything that decides its steps. */
+  function heldKeyOf(
+    kind: "blame" | "contents",
+    resolved: ResolvedToken,
+    args: { repo: RepoRef; ref?: string; path: string },
+  ): string {
+    const repo = repoArgs(args.repo);
+    const at = [kind, resolved.fingerprint, resolved.origin, repo.owner, repo.name, args.ref ?? "HEAD"];
+    return JSON.stringify(at.concat(args.path));
+  }
+
+  /**
+   * The read `heldKey` names, given again when its records are all still held (see `heldReads`),
+   * its repository remembered for autocomplete as the steps do.
+   */
+  function heldAgain<T extends BlameAnswer | ContentsAnswer>(
+    heldKey: string,
+    resolved: ResolvedToken,
+  ): Fetched<T> | undefined {
     const held = heldReads.get(heldKey);
     if (!held) return undefined;
     const value = held.value.deref();
     if (value !== undefined && cache.stillHeld(held.trail)) {
-      return { value: value as T, freshness: { fetchedAt: held.fetchedAt, fromCache: true }, origin };
+      recent.remember(resolved.fingerprint, value.repository.nameWithOwner);
+      const freshness = { fetchedAt: held.fetchedAt, fromCache: true };
+      return { value: value as T, freshness, origin: resolved.origin };
     }
     heldReads.delete(heldKey);
     return undefined;
+  }
+
+  /** A pinned read given at once, when the token in effect and the read are both held. */
+  function heldPinned<T extends BlameAnswer | ContentsAnswer>(
+    kind: "blame" | "contents",
+    asker: Asker,
+    args: { repo: RepoRef; ref?: string; path: string },
+  ): Fetched<T> | undefined {
+    const resolved = tokens.resolveHeld?.(asker);
+    return resolved && heldAgain<T>(heldKeyOf(kind, resolved, args), resolved);
   }
 
   const ownership = createOwnershipAnswers({
@@ -319,6 +340,8 @@ export function createScout(options: {
         github.contents(token, { repo: args.repo, path: args.path, ...(ref !== undefined ? { ref } : {}) }),
       );
     },
+    heldBlame: (asker, args) => heldPinned<BlameAnswer>("blame", asker, args),
+    heldContents: (asker, args) => heldPinned<ContentsAnswer>("contents", asker, args),
     async repositories(asker, args) {
       const resolved = await tokens.resolve(asker);
       const { origin, fingerprint } = resolved;

@@ -52,6 +52,20 @@ export interface Scout {
     asker: Asker,
     args: { repo: RepoRef; ref?: string; path: string },
   ): Promise<Fetched<ContentsAnswer>>;
+  /**
+   * What `blame` would give, when this process can tell at once: the token in effect and a public
+   * answer held in process, read lately through the same steps (./createScout.ts, held reads).
+   * Undefined when `blame` must take its steps.
+   */
+  heldBlame?(
+    asker: Asker,
+    args: { repo: RepoRef; ref?: string; path: string },
+  ): Fetched<BlameAnswer> | undefined;
+  /** What `contents` would give, when this process can tell at once (as {@link Scout.heldBlame}). */
+  heldContents?(
+    asker: Asker,
+    args: { repo: RepoRef; ref?: string; path: string },
+  ): Fetched<ContentsAnswer> | undefined;
   repositories(
     asker: Asker,
     args: { login: string; first: number; after?: string; sort: RepositorySort },

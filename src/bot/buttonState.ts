@@ -9,6 +9,11 @@ import { LRUCache } from "lru-cache";
 export interface ButtonStateStore {
   /** Stores a state; returns the key to put in the custom id. */
   put(state: unknown): Promise<string>;
+  /**
+   * The key `put` would return for `state` without writing, when this process stored that very
+   * state lately (so `put` would not write it again): at once. Undefined when `put` must write.
+   */
+  heldKey?(state: unknown): string | undefined;
   /** The state of a key, or undefined when unknown or expired. */
   get(key: string): Promise<unknown>;
 }
@@ -55,12 +60,14 @@ export function createButtonStateStore(
   // States written lately, by their JSON text: a repeat (every cached answer with buttons) costs
   // a lookup, not a SHA-256 (the key is the text's hash, so the text finds it).
   const written = new LRUCache<string, { key: string; at: number }>({ max: 10_000 });
+  /** Whether a state written at `at` is recent enough not to be written again. */
+  const recent = (at: number): boolean => Date.now() - at < Math.min(ttlMs / 2, REWRITE_AFTER_MS);
   return {
     async put(state) {
       const text = JSON.stringify(state);
       const known = written.get(text);
       const key = known?.key ?? stateKeyOf(text);
-      if (known && Date.now() - known.at < Math.min(ttlMs / 2, REWRITE_AFTER_MS)) return key;
+      if (known && recent(known.at)) return key;
       if (store) {
         try {
           await store.set(key, state, ttlMs);
@@ -72,6 +79,10 @@ export function createButtonStateStore(
       }
       remember(key, state);
       return key;
+    },
+    heldKey(state) {
+      const known = written.get(JSON.stringify(state));
+      return known && recent(known.at) ? known.key : undefined;
     },
     async get(key) {
       const local = memory.get(key);

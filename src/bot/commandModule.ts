@@ -131,6 +131,13 @@ export interface CommandModule<Args = unknown> {
    */
   threadAsked?(args: Args): boolean | undefined;
   execute(args: Args, request: CommandRequest, services: Services): Promise<CommandAnswer>;
+  /**
+   * The answer `execute` would give, when all it takes is held in this process (the token in
+   * effect, a public answer read lately, its buttons' states stored lately): made at once, nothing
+   * awaited, so the core sends it as the first response without the steps of waiting for work
+   * (issue 23). Undefined when `execute` must run. It must never differ from what `execute` gives.
+   */
+  answerHeld?(args: Args, request: CommandRequest, services: Services): CommandAnswer | undefined;
   autocomplete?(
     focused: { name: string; value: string },
     options: RawOptions,
@@ -191,6 +198,7 @@ export const commandModuleSchema = z.object({
   customIdPrefixes: z.array(z.string().min(1).max(40)).optional(),
   parse: functionSchema,
   execute: functionSchema,
+  answerHeld: functionSchema.optional(),
   modal: functionSchema.optional(),
   autocomplete: functionSchema.optional(),
   button: functionSchema.optional(),

@@ -13,6 +13,8 @@ import type { RenderedAnswers } from "./renderedAnswers.js";
 export interface GuildSettingsService {
   /** Whether answers go into threads by default; false when unknown or unreadable. */
   getThreads(guildId: string): Promise<boolean>;
+  /** What `getThreads` would give, when this process holds it (read within seconds); else undefined. */
+  heldThreads?(guildId: string): boolean | undefined;
   setThreads(guildId: string, enabled: boolean): Promise<void>;
   /** Whether private answers may be posted in the channels; false when unknown or unreadable. */
   getPrivateAnswersInChannel(guildId: string): Promise<boolean>;

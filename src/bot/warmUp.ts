@@ -10,7 +10,7 @@ import {
 } from "discord-api-types/v10";
 import type { Fetched, Scout } from "../answers/scout.js";
 import type { Logger } from "../logger.js";
-import { createButtonStateStore } from "./buttonState.js";
+import { createButtonStateStore, type TtlStore } from "./buttonState.js";
 import type { CommandModule } from "./commandModule.js";
 import { createInteractionCore } from "./core/interactionCore.js";
 import type { OutgoingMessage, Responder } from "./core/responder.js";
@@ -144,6 +144,9 @@ function sampleScout(answers: () => SampleAnswers): Scout {
   return {
     blame: async () => answer(answers().blame),
     contents: async () => answer(answers().contents),
+    // Held in process, as a repeat of a cached answer is: the path most interactions take.
+    heldBlame: () => answer(answers().blame),
+    heldContents: () => answer(answers().contents),
     issue: async () => answer(answers().issue),
     commit: async () => answer(answers().commit),
     viewer: none,
@@ -156,6 +159,12 @@ function sampleScout(answers: () => SampleAnswers): Scout {
     rateLimit: async () => undefined,
   };
 }
+
+/** Button states written to nowhere: the warm-up's buttons are never pressed. */
+const discardingStore: TtlStore = {
+  get: async () => undefined,
+  set: async () => undefined,
+};
 
 /** Renders every time: the warm-up is there to run the formatters. */
 const renderEveryTime: RenderedAnswers = {
@@ -198,7 +207,8 @@ export async function warmUp(options: {
       commands: options.commands,
       services: withFields(options.services, {
         scout: sampleScout(() => answersOf(round)),
-        buttons: createButtonStateStore(null),
+        // A store that keeps nothing, so that the states count as stored (as a repeat's are).
+        buttons: createButtonStateStore(discardingStore),
         rendered,
       }),
       logger: options.logger.child({ warmUp: true }, { level: "silent" }),

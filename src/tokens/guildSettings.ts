@@ -25,6 +25,11 @@ export interface GuildSettingsSnapshot {
 export interface GuildSettings {
   /** Whether answers go into threads by default; false when unset or when the store fails. */
   getThreads(guildId: string): Promise<boolean>;
+  /**
+   * What {@link GuildSettings.getThreads} would give when this process read the server's settings
+   * within the last {@link REMEMBER_MS}: at once. Undefined when the store must be asked.
+   */
+  heldThreads(guildId: string): boolean | undefined;
   /** @throws SettingsStoreUnavailableError when the store fails. */
   setThreads(guildId: string, enabled: boolean): Promise<void>;
   /**
@@ -115,9 +120,15 @@ export function createGuildSettings(
     max: 10_000,
   });
 
-  async function readOrDefaults(guildId: string, what: string): Promise<GuildSettingsSnapshot> {
+  /** The settings read within {@link REMEMBER_MS}, if any. */
+  function held(guildId: string): GuildSettingsSnapshot | undefined {
     const known = remembered.get(guildId);
-    if (known && now() - known.readAt < REMEMBER_MS) return known.snapshot;
+    return known && now() - known.readAt < REMEMBER_MS ? known.snapshot : undefined;
+  }
+
+  async function readOrDefaults(guildId: string, what: string): Promise<GuildSettingsSnapshot> {
+    const known = held(guildId);
+    if (known) return known;
     try {
       const snapshot = snapshotOf(asRecord(await store.get(guildId)));
       remembered.set(guildId, { snapshot, readAt: now() });
@@ -146,6 +157,7 @@ export function createGuildSettings(
     async getThreads(guildId) {
       return (await readOrDefaults(guildId, "threads off")).threads;
     },
+    heldThreads: (guildId) => held(guildId)?.threads,
     async setThreads(guildId, enabled) {
       await change(guildId, { threads: enabled });
     },

@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import { UserFacingError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { tokenFingerprint } from "./fingerprint.js";
@@ -38,6 +39,13 @@ export interface TokenResolver {
    */
   resolve(asker: TokenAsker): Promise<ResolvedToken>;
   /**
+   * What {@link TokenResolver.resolve} would give, when this process holds all it takes (the
+   * asker's sign-in and the server's token read within their remembered windows, no shared
+   * versions to ask): at once. Undefined when `resolve` must ask a store; never throws (`resolve`
+   * says what is wrong).
+   */
+  resolveHeld?(asker: TokenAsker): ResolvedToken | undefined;
+  /**
    * Drops what is remembered of a server's token (after `/token set` or `/token clear`) and, with
    * shared versions, changes its version so every other process drops it too before its next use.
    * @throws TokenStoreUnavailableError when the version cannot be changed (the admin tries again).
@@ -74,7 +82,7 @@ const REMEMBER_MS = 30_000;
 export function createTokenResolver(options: {
   vault: Pick<TokenVault, "get">;
   /** People's own sign-ins; absent: nobody can sign in (no `/login`). */
-  userTokens?: Pick<UserTokens, "tokenFor"> | undefined;
+  userTokens?: Pick<UserTokens, "tokenFor" | "heldTokenFor"> | undefined;
   defaultToken?: string | undefined;
   /** From `fingerprintKeyFrom` or `loadFingerprintKey` (./fingerprint.js). */
   fingerprintKey: Buffer;
@@ -100,11 +108,43 @@ export function createTokenResolver(options: {
     }
   }
 
+  /** The server's token as read under `version`, if this process remembers it. */
+  function knownUnder(guildId: string, version: string | undefined) {
+    const remembered = known.get(guildId);
+    return remembered !== undefined && remembered.version === version ? remembered : undefined;
+  }
+
+  /** Whether a remembered read is recent enough to use without asking the vault. */
+  const fresh = (remembered: { readAt: number }): boolean => now() - remembered.readAt < REMEMBER_MS;
+
+  /**
+   * Tokens' fingerprints, made once per token rather than once per command (an HMAC each): the
+   * tokens are in this process's memory anyway, and this never outgrows the tokens remembered.
+   */
+  const fingerprints = new LRUCache<string, string>({ max: 1_000 });
+  function fingerprintOf(token: string): string {
+    let fingerprint = fingerprints.get(token);
+    if (fingerprint === undefined) {
+      fingerprint = tokenFingerprint(options.fingerprintKey, token);
+      fingerprints.set(token, fingerprint);
+    }
+    return fingerprint;
+  }
+
+  /** The token in effect, given the asker's own (or null) and the server's (or null). */
+  function inEffect(own: string | null, server: string | null): ResolvedToken | undefined {
+    if (own) return { token: own, origin: "user", fingerprint: fingerprintOf(own) };
+    if (server) return { token: server, origin: "server", fingerprint: fingerprintOf(server) };
+    if (defaultToken && defaultFingerprint) {
+      return { token: defaultToken, origin: "default", fingerprint: defaultFingerprint };
+    }
+    return undefined;
+  }
+
   async function serverToken(guildId: string): Promise<string | null> {
     const version = await versionOf(guildId);
-    const remembered = known.get(guildId);
-    const current = remembered !== undefined && remembered.version === version ? remembered : undefined;
-    if (current && now() - current.readAt < REMEMBER_MS) return current.token;
+    const current = knownUnder(guildId, version);
+    if (current && fresh(current)) return current.token;
     if (version === undefined) {
       // Whether another process cleared this token cannot be told now: it is not used.
       known.delete(guildId);
@@ -153,16 +193,26 @@ export function createTokenResolver(options: {
   return {
     async resolve({ guildId, userId, ownSignIn }) {
       const own = ownSignIn === false ? null : await userToken(userId);
-      if (own)
-        return { token: own, origin: "user", fingerprint: tokenFingerprint(options.fingerprintKey, own) };
-      const token = guildId !== null ? await serverToken(guildId) : null;
-      if (token) {
-        return { token, origin: "server", fingerprint: tokenFingerprint(options.fingerprintKey, token) };
+      const server = own || guildId === null ? null : await serverToken(guildId);
+      const resolved = inEffect(own, server);
+      if (!resolved) throw new MissingTokenError();
+      return resolved;
+    },
+    resolveHeld({ guildId, userId, ownSignIn }) {
+      // With shared versions, a remembered token is used only after its version is read.
+      if (options.versions) return undefined;
+      let own: string | null | undefined = null;
+      if (ownSignIn !== false && options.userTokens) {
+        own = options.userTokens.heldTokenFor ? options.userTokens.heldTokenFor(userId) : undefined;
       }
-      if (defaultToken && defaultFingerprint) {
-        return { token: defaultToken, origin: "default", fingerprint: defaultFingerprint };
+      if (own === undefined) return undefined;
+      let server: string | null = null;
+      if (!own && guildId !== null) {
+        const current = knownUnder(guildId, "");
+        if (!current || !fresh(current)) return undefined;
+        server = current.token;
       }
-      throw new MissingTokenError();
+      return inEffect(own, server);
     },
     async forget(guildId) {
       known.delete(guildId);

@@ -70,6 +70,12 @@ export interface UserTokens {
    * @throws TokenStoreUnavailableError when the vault cannot be read and nothing was read before.
    */
   tokenFor(userId: string): Promise<string | null>;
+  /**
+   * What {@link UserTokens.tokenFor} would give, when this process holds all it takes (the sign-in
+   * read within the last 30 s, not due for renewal, no shared versions to ask): at once. Undefined
+   * when `tokenFor` must ask the vault, the versions or GitHub.
+   */
+  heldTokenFor?(userId: string): string | null | undefined;
   /** Stores a new sign-in (after `/login`), replacing the previous one. */
   store(userId: string, session: UserSession): Promise<void>;
   /** Forgets a person's sign-in. @returns what was stored (to revoke it), or null. */
@@ -141,11 +147,19 @@ export function createUserTokens(options: {
     return options.versions ? options.versions.bump(`user:${userId}`) : "";
   }
 
+  /** The sign-in remembered under `version`, if any (the memory of a read that may be stale). */
+  function knownUnder(userId: string, version: string) {
+    const entry = remembered.get(userId);
+    return entry !== undefined && entry.version === version ? entry : undefined;
+  }
+
+  /** Whether a remembered read is recent enough to use without asking the vault. */
+  const fresh = (known: { readAt: number }): boolean => now() - known.readAt < REMEMBER_MS;
+
   async function read(userId: string): Promise<UserSession | null> {
     const version = await versionOf(userId);
-    const entry = remembered.get(userId);
-    const known = entry !== undefined && entry.version === version ? entry : undefined;
-    if (known && now() - known.readAt < REMEMBER_MS) return known.session;
+    const known = knownUnder(userId, version);
+    if (known && fresh(known)) return known.session;
     try {
       const session = await vault.get(userId);
       remembered.set(userId, { session, readAt: now(), version });
@@ -248,6 +262,17 @@ export function createUserTokens(options: {
       let session = await read(userId);
       if (!session) return null;
       if (isDue(session)) session = await renewOnce(userId, session);
+      handedOut.set(fingerprint(session.token), userId);
+      return session.token;
+    },
+    heldTokenFor(userId) {
+      // With shared versions, the person's version must be read from the store first.
+      if (options.versions) return undefined;
+      const known = knownUnder(userId, "");
+      if (!known || !fresh(known)) return undefined;
+      const session = known.session;
+      if (!session) return null;
+      if (isDue(session)) return undefined;
       handedOut.set(fingerprint(session.token), userId);
       return session.token;
     },

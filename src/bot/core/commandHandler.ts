@@ -7,6 +7,7 @@ import {
   TARGET_MESSAGE_CONTENT,
   TARGET_MESSAGE_EMBED_LINKS,
   type CommandAnswer,
+  type CommandModule,
   type RawOptions,
 } from "../commandModule.js";
 import type { CoreContext } from "./coreContext.js";
@@ -34,6 +35,33 @@ export function commandOptionsOf(
     };
   }
   return rawOptionsOf(interaction.data.options);
+}
+
+/**
+ * The answer of a command that holds it (see `CommandModule.answerHeld`) when it goes in place as
+ * the whole first response, for everyone: public, not ephemeral, no thread (none asked, and the
+ * server's default held in process and off), nothing after it. The steps would send just that
+ * message, at once, as the first response (an answer ready before the deferral's window ends is
+ * never deferred); they are skipped: no work slot (the answer needs none: the admission's bounds
+ * are on work in flight), no deferral timer, no placement or delivery read. Undefined otherwise.
+ */
+function heldAnswerInPlace(
+  context: CoreContext,
+  module: CommandModule,
+  args: unknown,
+  facts: InteractionFacts,
+): CommandAnswer | undefined {
+  if (!module.answerHeld || module.ephemeral === true) return undefined;
+  if (module.threadAsked) {
+    const { guildId } = facts.request;
+    const wantsThread =
+      module.threadAsked(args) ??
+      (guildId !== null ? context.services.settings.heldThreads?.(guildId) : false);
+    if (wantsThread !== false) return undefined;
+  }
+  const answer = module.answerHeld(args, facts.request, context.services);
+  if (!answer || answer.privacy || answer.privateRest || answer.continuation) return undefined;
+  return answer;
 }
 
 /**
@@ -68,6 +96,22 @@ export async function handleCommand(
   const modal = module.modal?.(args, request, services);
   if (modal) {
     await reply.showModal(modal);
+    return;
+  }
+  let held: CommandAnswer | undefined;
+  try {
+    held = heldAnswerInPlace(context, module, args, facts);
+  } catch (error) {
+    await replyWithError(reply, error, logger, situation);
+    return;
+  }
+  if (held) {
+    // What the steps below would send as the first response, sent without them.
+    try {
+      await reply.reply(held.message, { ephemeral: false });
+    } catch (error) {
+      await replyWithError(reply, error, logger, situation);
+    }
     return;
   }
   const ephemeral = module.ephemeral === true;
