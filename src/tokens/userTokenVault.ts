@@ -46,6 +46,11 @@ export interface UserTokenVault {
    * @throws TokenStoreUnavailableError when the store fails (never read as "not signed in").
    */
   get(userId: string): Promise<UserSession | null>;
+  /**
+   * True when {@link UserTokenVault.get} would give null without asking the store (this process
+   * alone writes the vault and knows the person holds no record); false when it would ask.
+   */
+  surelyWithout?(userId: string): boolean;
   /** Deletes a person's record; works without a key. @returns whether there was one. */
   delete(userId: string): Promise<boolean>;
 }
@@ -227,6 +232,7 @@ export function createUserTokenVault(options: {
       if (session.token === "") throw new Error("cannot store an empty token");
       await write(userId, sealSession(keyring.current, userId, session));
     },
+    surelyWithout: (userId) => USER_ID.test(userId) && holders?.without(userId) === true,
     async get(userId) {
       checkUserId(userId);
       if (holders?.without(userId)) return null;

@@ -269,7 +269,10 @@ export function createUserTokens(options: {
       // With shared versions, the person's version must be read from the store first.
       if (options.versions) return undefined;
       const known = knownUnder(userId, "");
-      if (!known || !fresh(known)) return undefined;
+      if (!known || !fresh(known)) {
+        // Not remembered: `tokenFor` reads the vault, which for most people knows without its store.
+        return vault.surelyWithout?.(userId) ? null : undefined;
+      }
       const session = known.session;
       if (!session) return null;
       if (isDue(session)) return undefined;

@@ -8,7 +8,11 @@ import { REMEMBER_MS as SETTINGS_REMEMBER_MS, createGuildSettings } from "../../
 import { createTokenResolver } from "../../src/tokens/tokenResolver.js";
 import type { TokenVersions } from "../../src/tokens/tokenVersions.js";
 import { createUserTokens } from "../../src/tokens/userTokens.js";
-import type { UserSession, UserTokenVault } from "../../src/tokens/userTokenVault.js";
+import {
+  createUserTokenVault,
+  type UserSession,
+  type UserTokenVault,
+} from "../../src/tokens/userTokenVault.js";
 
 // Issue 23: what a cached answer needs of tokens, settings and buttons, told at once when this
 // process holds it (so the core can answer without waiting), and exactly what the awaited reads
@@ -152,6 +156,36 @@ describe("the token in effect, told at once when held (issue 23)", () => {
     });
     await expect(resolver.resolve(asker)).rejects.toThrow();
     expect(resolver.resolveHeld!(asker)).toBeUndefined();
+  });
+});
+
+describe("a person not signed in, told at once by a vault this process alone writes (issue 23)", () => {
+  it("gives no sign-in for someone the vault surely holds none of, and asks for someone it may", async () => {
+    const records = new Map<string, unknown>();
+    const store = {
+      get: async (key: string) => records.get(key),
+      set: async (key: string, value: unknown) => void records.set(key, value),
+      delete: async (key: string) => records.delete(key),
+      keys: async () => [...records.keys()],
+    } as unknown as DurableStore;
+    const vault = createUserTokenVault({
+      store,
+      key: randomBytes(32),
+      soleWriter: true,
+      logger: silentLogger(),
+    });
+    await vault.set("333333333333333333", session(3_600_000));
+    // The listing of who holds a record is read in the background at creation.
+    await expect.poll(() => vault.surelyWithout!(USER)).toBe(true);
+    expect(vault.surelyWithout!("333333333333333333")).toBe(false);
+    const userTokens = createUserTokens({ vault, fingerprint, logger: silentLogger() });
+    expect(userTokens.heldTokenFor!(USER)).toBeNull();
+    expect(await userTokens.tokenFor(USER)).toBeNull();
+    // A holder: `tokenFor` reads the vault (and renews what is due), so nothing is told at once.
+    expect(userTokens.heldTokenFor!("333333333333333333")).toBeUndefined();
+    // A vault shared with other processes knows nobody's absence.
+    const shared = createUserTokenVault({ store, key: randomBytes(32), logger: silentLogger() });
+    expect(shared.surelyWithout!(USER)).toBe(false);
   });
 });
 
