@@ -1,6 +1,11 @@
 import { ApplicationCommandOptionType, ApplicationCommandType } from "discord-api-types/v10";
 import { z } from "zod";
-import { fileLinesButtonStateSchema, type FileLinesButtonState } from "../src/bot/fileLinesButtons.js";
+import {
+  fileLinesButtonStateSchema,
+  heldButtons,
+  storedButtons,
+  type FileLinesPages,
+} from "../src/bot/fileLinesButtons.js";
 import type { CommandAnswer, CommandModule, CommandRequest } from "../src/bot/commandModule.js";
 import {
   EVERYWHERE,
@@ -53,7 +58,6 @@ interface BlameArgs {
 }
 
 const buttonStateSchema = fileLinesButtonStateSchema;
-type BlameButtonState = FileLinesButtonState;
 
 const rawSchema = z.object({
   repo: z.string(),
@@ -63,11 +67,10 @@ const rawSchema = z.object({
   thread: z.boolean().optional(),
 });
 
-/** What an answer shows of the file, and the states its buttons turn to. */
+/** What an answer shows of the file, and the pages its buttons turn to. */
 interface BlameLayout {
   view: { startLine: number; endLine: number; requestedLines: boolean; pathInUrl?: string };
-  previous?: BlameButtonState;
-  next?: BlameButtonState;
+  pages: FileLinesPages;
 }
 
 function layoutOf(
@@ -91,18 +94,18 @@ function layoutOf(
     total,
   );
   const size = shown.end - shown.start + 1;
-  const layout: BlameLayout = { view };
+  const pages: FileLinesPages = {};
   const base = { repo, oid: answer.commit.oid, path: answer.path, ...(ref !== undefined ? { ref } : {}) };
   if (total > 0 && shown.start > 1) {
-    layout.previous = withFields(base, { start: Math.max(1, shown.start - size), end: shown.start - 1 });
+    pages.previous = withFields(base, { start: Math.max(1, shown.start - size), end: shown.start - 1 });
   }
   if (shown.end < total) {
-    layout.next = withFields(base, { start: shown.end + 1, end: Math.min(total, shown.end + size) });
+    pages.next = withFields(base, { start: shown.end + 1, end: Math.min(total, shown.end + size) });
   }
-  return layout;
+  return { view, pages };
 }
 
-/** The answer, its buttons' keys in hand. */
+/** The answer, its buttons' custom ids in hand. */
 function answerOf(
   fetched: Fetched<BlameAnswer>,
   layout: BlameLayout,
@@ -140,31 +143,7 @@ async function render(
   embedBudget?: number,
 ): Promise<CommandAnswer> {
   const layout = layoutOf(fetched.value, span, repo, ref, pathInUrl);
-  const buttons: NavigationButtons = {};
-  if (layout.previous) buttons.previous = `blame:${await services.buttons.put(layout.previous)}`;
-  if (layout.next) buttons.next = `blame:${await services.buttons.put(layout.next)}`;
-  return answerOf(fetched, layout, buttons, services, repo, ref, embedBudget);
-}
-
-/** {@link render} at once, when each button's state was stored lately; else undefined. */
-function renderHeld(
-  fetched: Fetched<BlameAnswer>,
-  span: LineSpan | undefined,
-  services: Services,
-  repo: RepoRef,
-  ref: string | undefined,
-  pathInUrl: string | undefined,
-  embedBudget: number | undefined,
-): CommandAnswer | undefined {
-  const layout = layoutOf(fetched.value, span, repo, ref, pathInUrl);
-  const buttons: NavigationButtons = {};
-  for (const side of ["previous", "next"] as const) {
-    const state = layout[side];
-    if (!state) continue;
-    const key = services.buttons.heldKey?.(state);
-    if (key === undefined) return undefined;
-    buttons[side] = `blame:${key}`;
-  }
+  const buttons = await storedButtons("blame", layout.pages, services.buttons);
   return answerOf(fetched, layout, buttons, services, repo, ref, embedBudget);
 }
 
@@ -271,7 +250,9 @@ export const command: CommandModule<BlameArgs> = {
     });
     if (!fetched) return undefined;
     const shownRef = first.ref ?? fetched.value.repository.defaultBranch ?? undefined;
-    return renderHeld(fetched, args.lines, services, args.repo, shownRef, first.pathInUrl, args.embedBudget);
+    const layout = layoutOf(fetched.value, args.lines, args.repo, shownRef, first.pathInUrl);
+    const buttons = heldButtons("blame", layout.pages, services.buttons);
+    return buttons && answerOf(fetched, layout, buttons, services, args.repo, shownRef, args.embedBudget);
   },
   async button(context, services) {
     const key = context.customId.slice("blame:".length);

@@ -1,6 +1,11 @@
 import { ApplicationCommandOptionType, ApplicationCommandType } from "discord-api-types/v10";
 import { z } from "zod";
-import { fileLinesButtonStateSchema, type FileLinesButtonState } from "../src/bot/fileLinesButtons.js";
+import {
+  fileLinesButtonStateSchema,
+  heldButtons,
+  storedButtons,
+  type FileLinesPages,
+} from "../src/bot/fileLinesButtons.js";
 import type { CommandAnswer, CommandModule } from "../src/bot/commandModule.js";
 import {
   EVERYWHERE,
@@ -41,7 +46,6 @@ interface ContentsArgs {
 }
 
 const buttonStateSchema = fileLinesButtonStateSchema;
-type ContentsButtonState = FileLinesButtonState;
 
 const rawSchema = z.object({
   repo: z.string(),
@@ -52,40 +56,43 @@ const rawSchema = z.object({
 });
 
 /**
- * The answer of a folder or a file; a file's lines get Previous / Next buttons that turn a page of
- * the same size, pinned to the answer's commit (so every page reads the same version, through the
- * cache), disabled at the file's ends.
+ * What an answer shows, and the pages a file's Previous / Next buttons turn to: a page of the same
+ * size, pinned to the answer's commit (so every page reads the same version, through the cache),
+ * none at the file's ends.
  */
-async function render(
-  fetched: Fetched<ContentsAnswer>,
+function layoutOf(
+  answer: ContentsAnswer,
   lines: LineSpan | undefined,
   ref: string | undefined,
   repo: RepoRef,
-  services: Services,
-  embedBudget?: number,
-): Promise<CommandAnswer> {
-  const answer = fetched.value;
+): { view: ContentsView; pages: FileLinesPages } {
   const view: ContentsView = lines ? { startLine: lines.start, endLine: lines.end } : {};
   const shown = contentsWindow(answer, view);
-  const buttons: NavigationButtons = {};
+  const pages: FileLinesPages = {};
   if (shown) {
     const size = shown.end - shown.start + 1;
     const base = { repo, oid: answer.commit.oid, path: answer.path, ...(ref !== undefined ? { ref } : {}) };
     if (shown.start > 1) {
-      const state: ContentsButtonState = withFields(base, {
-        start: Math.max(1, shown.start - size),
-        end: shown.start - 1,
-      });
-      buttons.previous = `contents:${await services.buttons.put(state)}`;
+      pages.previous = withFields(base, { start: Math.max(1, shown.start - size), end: shown.start - 1 });
     }
     if (shown.end < shown.total) {
-      const state: ContentsButtonState = withFields(base, {
-        start: shown.end + 1,
-        end: Math.min(shown.total, shown.end + size),
-      });
-      buttons.next = `contents:${await services.buttons.put(state)}`;
+      pages.next = withFields(base, { start: shown.end + 1, end: Math.min(shown.total, shown.end + size) });
     }
   }
+  return { view, pages };
+}
+
+/** The answer of a folder or a file, its buttons' custom ids in hand. */
+function answerOf(
+  fetched: Fetched<ContentsAnswer>,
+  view: ContentsView,
+  buttons: NavigationButtons,
+  ref: string | undefined,
+  repo: RepoRef,
+  services: Services,
+  embedBudget?: number,
+): CommandAnswer {
+  const answer = fetched.value;
   const subject = `${repo.owner}/${repo.name}${answer.path ? ` ${answer.path}` : ""}`;
   const now = services.now();
   return {
@@ -97,6 +104,40 @@ async function render(
     threadName: threadName("contents", subject),
     summary: formatThreadSummary("contents", subject),
     ...(fetched.privacy ? { privacy: fetched.privacy } : {}),
+  };
+}
+
+async function render(
+  fetched: Fetched<ContentsAnswer>,
+  lines: LineSpan | undefined,
+  ref: string | undefined,
+  repo: RepoRef,
+  services: Services,
+  embedBudget?: number,
+): Promise<CommandAnswer> {
+  const { view, pages } = layoutOf(fetched.value, lines, ref, repo);
+  const buttons = await storedButtons("contents", pages, services.buttons);
+  return answerOf(fetched, view, buttons, ref, repo, services, embedBudget);
+}
+
+/**
+ * What `execute` shows of a fetched answer: the ref in the footer (by default the default branch)
+ * and the lines (a small file whole, when asked so).
+ */
+function shownOf(
+  args: ContentsArgs,
+  fetched: Fetched<ContentsAnswer>,
+  ref: string | undefined,
+): { ref: string | undefined; lines: LineSpan | undefined } {
+  const answer = fetched.value;
+  const small =
+    args.wholeIfSmall && args.lines === undefined && answer.kind === "blob" && answer.file.kind === "text"
+      ? fileLines(answer.file).length
+      : 0;
+  return {
+    // No ref asked: the answer follows the default branch, and the footer names it.
+    ref: ref ?? answer.repository.defaultBranch ?? undefined,
+    lines: small > 0 && small <= MAX_LINES_IN_MESSAGE ? { start: 1, end: small } : args.lines,
   };
 }
 
@@ -159,15 +200,25 @@ export const command: CommandModule<ContentsArgs> = {
           ref: split.ref,
         }))
       : { fetched: await contentsAt(args.ref, args.path), ref: args.ref };
-    // No ref asked: the answer follows the default branch, and the footer names it.
-    const shownRef = ref ?? fetched.value.repository.defaultBranch ?? undefined;
-    const answer = fetched.value;
-    const small =
-      args.wholeIfSmall && args.lines === undefined && answer.kind === "blob" && answer.file.kind === "text"
-        ? fileLines(answer.file).length
-        : 0;
-    const lines = small > 0 && small <= MAX_LINES_IN_MESSAGE ? { start: 1, end: small } : args.lines;
-    return render(fetched, lines, shownRef, args.repo, services, args.embedBudget);
+    const shown = shownOf(args, fetched, ref);
+    return render(fetched, shown.lines, shown.ref, args.repo, services, args.embedBudget);
+  },
+  answerHeld(args, request, services) {
+    // The read `execute` makes first: a held one exists, so `execute` stops at it too.
+    const first = args.splits?.[0] ?? {
+      path: args.path,
+      ...(args.ref !== undefined ? { ref: args.ref } : {}),
+    };
+    const fetched = services.scout.heldContents?.(request, {
+      repo: args.repo,
+      path: first.path,
+      ...(first.ref !== undefined ? { ref: first.ref } : {}),
+    });
+    if (!fetched) return undefined;
+    const shown = shownOf(args, fetched, first.ref);
+    const { view, pages } = layoutOf(fetched.value, shown.lines, shown.ref, args.repo);
+    const buttons = heldButtons("contents", pages, services.buttons);
+    return buttons && answerOf(fetched, view, buttons, shown.ref, args.repo, services, args.embedBudget);
   },
   async button(context, services) {
     const key = context.customId.slice("contents:".length);

@@ -1,0 +1,100 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { command as blame } from "../../commands/blame.js";
+import { command as contents } from "../../commands/contents.js";
+import type { CommandModule, CommandRequest } from "../../src/bot/commandModule.js";
+import { loadConfig } from "../../src/config.js";
+import { createServices, type RunningServices } from "../../src/createServices.js";
+import { silentLogger } from "../../src/logger.js";
+import { DEMO_TOKEN, startGitHubStandIn, type GitHubStandIn } from "../../src/sandbox/github/index.js";
+
+// Issue 23: `/blame`'s and `/contents`' held answers are exactly what `execute` gives, message and
+// buttons included, and there is none until the same read was made through the steps.
+
+const GUILD = "1200000000000000001";
+
+function requestOf(userId = "1300000000000000001"): CommandRequest {
+  return {
+    interactionId: "1500000000000000000",
+    guildId: GUILD,
+    channelId: "1400000000000000001",
+    userId,
+    memberPermissions: 0n,
+    locale: "en-US",
+    logger: silentLogger(),
+    editBy: new Date(Date.now() + 14 * 60_000),
+  };
+}
+
+describe("a command's held answer (issue 23)", () => {
+  let github: GitHubStandIn;
+  let running: RunningServices;
+
+  beforeAll(async () => {
+    github = await startGitHubStandIn();
+    const config = loadConfig({
+      DISCORD_TOKEN: "test.token.value",
+      GITHUB_API_URL: github.restUrl,
+      GITHUB_GRAPHQL_URL: github.graphqlUrl,
+      GITHUB_TOKEN: DEMO_TOKEN,
+      TOKEN_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+      DATA_DIR: "unused",
+      LOG_LEVEL: "warn",
+    });
+    running = await createServices(config, silentLogger(), { memoryStores: true });
+  });
+  afterAll(async () => {
+    await running?.close();
+    await github?.close();
+  });
+
+  const asked: Array<{
+    command: CommandModule;
+    options: Record<string, string>;
+    buttons: boolean | "folder";
+  }> = [
+    {
+      command: blame,
+      options: { repo: "demo/widgets", path: "src/engine.ts", lines: "100-140" },
+      buttons: true,
+    },
+    { command: blame, options: { repo: "demo/widgets", path: "src/engine.ts" }, buttons: true },
+    {
+      command: blame,
+      options: { repo: "https://github.com/demo/widgets/blob/main/src/engine.ts", lines: "5-9" },
+      buttons: true,
+    },
+    {
+      command: contents,
+      options: { repo: "demo/widgets", path: "src/engine.ts", lines: "10-30" },
+      buttons: true,
+    },
+    { command: contents, options: { repo: "demo/widgets", path: "src" }, buttons: "folder" },
+    {
+      command: contents,
+      options: { repo: "https://github.com/demo/widgets/blob/main/src/engine.ts", lines: "1-5" },
+      buttons: true,
+    },
+  ];
+
+  for (const { command, options, buttons } of asked) {
+    it(`is what execute gives, once the read was made: /${command.data.name} ${JSON.stringify(options)}`, async () => {
+      const { services } = running;
+      const args = command.parse(options, services);
+      const request = requestOf();
+      expect(command.answerHeld!(args, request, services)).toBeUndefined();
+      await command.execute(args, request, services);
+      // The second read takes the steps wholly in process: the one a held answer repeats.
+      const steps = await command.execute(args, request, services);
+      const held = command.answerHeld!(args, request, services);
+      expect(held).toEqual(steps);
+      // The very message the steps rendered, not another made alike.
+      expect(held?.message).toBe(steps.message);
+      // A file's page turns through its buttons (their states held); a folder has none of those.
+      if (buttons !== "folder") expect((held?.message.components.length ?? 0) > 0).toBe(buttons);
+      // Another member of the same server, who never signed in (the vault, written by this
+      // process alone, knows it without a read): the same token in effect, the same answer.
+      expect(command.answerHeld!(args, requestOf("1300000000000000002"), services)).toEqual(steps);
+    });
+  }
+});
