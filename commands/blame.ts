@@ -1,11 +1,7 @@
 import { ApplicationCommandOptionType, ApplicationCommandType } from "discord-api-types/v10";
 import { z } from "zod";
-import {
-  fileLinesButtonStateSchema,
-  heldButtons,
-  storedButtons,
-  type FileLinesPages,
-} from "../src/bot/fileLinesButtons.js";
+import { heldButtons, storedButtons } from "../src/bot/buttonState.js";
+import { fileLinesButtonStateSchema, type FileLinesPages } from "../src/bot/fileLinesButtons.js";
 import type { CommandAnswer, CommandModule, CommandRequest } from "../src/bot/commandModule.js";
 import {
   EVERYWHERE,

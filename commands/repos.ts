@@ -8,8 +8,9 @@ import { formatThreadSummary, threadName } from "../src/format/error.js";
 import { freshnessText, type NavigationButtons } from "../src/format/message.js";
 import { formatRepositories } from "../src/format/repositories.js";
 import { checkPageInRange } from "../src/answers/pageOutOfRange.js";
-import type { Asker } from "../src/answers/scout.js";
-import type { RepositorySort } from "../src/github/types.js";
+import type { Asker, Fetched, RepositoriesArgs } from "../src/answers/scout.js";
+import { heldButtons, storedButtons, type ButtonPages } from "../src/bot/buttonState.js";
+import type { RepositoriesPage, RepositorySort } from "../src/github/types.js";
 import { parseOwner } from "../src/input/repoArgument.js";
 import { withFields } from "../src/withFields.js";
 
@@ -39,15 +40,19 @@ const rawSchema = z.object({
   thread: z.boolean().optional(),
 });
 
-async function page(state: ReposButtonState, asker: Asker, services: Services): Promise<CommandAnswer> {
+/** What a page asks of the Scout. */
+function pageRequest(state: ReposButtonState): RepositoriesArgs {
   const after = state.cursors.at(-1) ?? null;
-  const fetched = await services.scout.repositories(asker, {
+  return {
     login: state.owner,
     first: REPOS_PER_PAGE,
     sort: state.sort,
     ...(after !== null ? { after } : {}),
-  });
-  const result = fetched.value;
+  };
+}
+
+/** The pages the buttons turn to: back one cursor, or on to GitHub's next. */
+function pagesOf(state: ReposButtonState, result: RepositoriesPage): ButtonPages<ReposButtonState> {
   // Next is offered only while GitHub says there is more, but the list may shrink in between.
   checkPageInRange({
     list: "repositories",
@@ -56,13 +61,22 @@ async function page(state: ReposButtonState, asker: Asker, services: Services): 
     shown: result.repositories.length,
     pages: Math.max(1, Math.ceil(result.totalCount / REPOS_PER_PAGE)),
   });
-  const buttons: NavigationButtons = {};
-  if (state.cursors.length > 1) {
-    buttons.previous = `repos:${await services.buttons.put(withFields(state, { cursors: state.cursors.slice(0, -1) }))}`;
-  }
+  const pages: ButtonPages<ReposButtonState> = {};
+  if (state.cursors.length > 1) pages.previous = withFields(state, { cursors: state.cursors.slice(0, -1) });
   if (result.pageInfo.hasNextPage && result.pageInfo.endCursor) {
-    buttons.next = `repos:${await services.buttons.put(withFields(state, { cursors: [...state.cursors, result.pageInfo.endCursor] }))}`;
+    pages.next = withFields(state, { cursors: [...state.cursors, result.pageInfo.endCursor] });
   }
+  return pages;
+}
+
+/** The page, its buttons' custom ids in hand. */
+function answerOf(
+  state: ReposButtonState,
+  fetched: Fetched<RepositoriesPage>,
+  buttons: NavigationButtons,
+  services: Services,
+): CommandAnswer {
+  const result = fetched.value;
   const subject = result.owner.login;
   const now = services.now();
   const view = { sort: state.sort, pageNumber: state.cursors.length, perPage: REPOS_PER_PAGE };
@@ -77,6 +91,27 @@ async function page(state: ReposButtonState, asker: Asker, services: Services): 
     ...(fetched.privacy ? { privacy: fetched.privacy } : {}),
   };
 }
+
+async function page(state: ReposButtonState, asker: Asker, services: Services): Promise<CommandAnswer> {
+  const fetched = await services.scout.repositories(asker, pageRequest(state));
+  const buttons = await storedButtons("repos", pagesOf(state, fetched.value), services.buttons);
+  return answerOf(state, fetched, buttons, services);
+}
+
+/** {@link page} at once, when its read and its buttons' states are held; else undefined. */
+function heldPage(state: ReposButtonState, asker: Asker, services: Services): CommandAnswer | undefined {
+  const fetched = services.scout.heldRepositories?.(asker, pageRequest(state));
+  if (!fetched) return undefined;
+  const buttons = heldButtons("repos", pagesOf(state, fetched.value), services.buttons);
+  return buttons && answerOf(state, fetched, buttons, services);
+}
+
+/** The first page of what `/repos` asks. */
+const firstPage = (args: ReposArgs): ReposButtonState => ({
+  owner: args.owner,
+  sort: args.sort,
+  cursors: [null],
+});
 
 /** `/repos`: an owner's repositories, most recently pushed first (or by name), a page at a time. */
 export const command: CommandModule<ReposArgs> = {
@@ -117,8 +152,9 @@ export const command: CommandModule<ReposArgs> = {
     };
   },
   execute(args, request, services) {
-    return page({ owner: args.owner, sort: args.sort, cursors: [null] }, request, services);
+    return page(firstPage(args), request, services);
   },
+  answerHeld: (args, request, services) => heldPage(firstPage(args), request, services),
   async button(context, services) {
     const state = buttonStateSchema.safeParse(
       await services.buttons.get(context.customId.slice("repos:".length)),

@@ -7,13 +7,18 @@ import type { TokenUse } from "../github/tokenSpend.js";
 import type { BlameAnswer, ContentsAnswer, RepoRef } from "../github/types.js";
 import type { DefaultTokenShare } from "../tokens/defaultTokenShare.js";
 import type { AnswerPrivacy } from "../format/privacy.js";
-import { MissingTokenError, type ResolvedToken, type TokenResolver } from "../tokens/tokenResolver.js";
+import {
+  MissingTokenError,
+  type ResolvedToken,
+  type TokenOrigin,
+  type TokenResolver,
+} from "../tokens/tokenResolver.js";
 import { createItemAnswers } from "./itemAnswers.js";
 import { createOwnershipAnswers } from "./ownershipAnswers.js";
 import { createPrivateAccess, listPrivacy, repositoryPrivacy } from "./privateAccess.js";
 import { createPublicAnswers, inScope, PUBLIC_SCOPE, type PinnedKey } from "./publicAnswers.js";
 import type { RecentRepositories } from "./recentRepositories.js";
-import type { Asker, Fetched, Scout } from "./scout.js";
+import type { Asker, Fetched, RepositoriesArgs, Scout } from "./scout.js";
 import { againIfTokenReplaced, createUpstream } from "./upstream.js";
 import { withFields } from "../withFields.js";
 
@@ -28,19 +33,20 @@ import { withFields } from "../withFields.js";
 const REPOSITORY_ANSWER_VERSION = 4;
 
 /**
- * Public pinned reads remembered with the records they were answered from (see `heldReads`): a
- * few hundred bytes each, the answers themselves held weakly.
+ * Public reads remembered with the records they were answered from (see `heldReads`): a few
+ * hundred bytes each, the answers themselves held weakly.
  */
 const HELD_READS = 10_000;
 
 /**
- * A public blame or contents read that was answered wholly from the in-process tier: given again,
- * as is, while each record it used is still the one the tier holds (../cache/answerCache.ts,
- * `stillHeld`). The answer is held weakly: the tier's bound stays the only one on answers.
+ * A public read (a blame, contents, a list of repositories, the token's identity) that was
+ * answered wholly from the in-process tier: given again, as is, while each record it used is still
+ * the one the tier holds (../cache/answerCache.ts, `stillHeld`). The answer is held weakly: the
+ * tier's bound stays the only one on answers.
  */
 interface HeldRead {
   trail: ReadTrail;
-  value: WeakRef<BlameAnswer | ContentsAnswer>;
+  value: WeakRef<object>;
   fetchedAt: string;
 }
 
@@ -121,8 +127,11 @@ export function createScout(options: {
     const repo = repoArgs(args.repo);
     const ref = args.ref ?? "HEAD";
     const heldKey = heldKeyOf(kind, resolved, args);
-    const again = heldAgain<T>(heldKey, resolved);
-    if (again) return again;
+    const again = heldAgain<T>(heldKey, origin);
+    if (again) {
+      recent.remember(fingerprint, again.value.repository.nameWithOwner);
+      return again;
+    }
     const trail = newReadTrail();
     const pinnedKey = (oid: string): PinnedKey => ({
       kind,
@@ -239,11 +248,50 @@ export function createScout(options: {
       answer.fromCache,
     );
     recent.remember(fingerprint, answer.value.repository.nameWithOwner);
-    if (!privacy && !trail.cold) {
-      heldReads.set(heldKey, { trail, value: new WeakRef(answer.value), fetchedAt: answer.fetchedAt });
-    }
+    if (!privacy) hold(heldKey, trail, answer);
     return fetched(answer, origin, privacy);
   }
+
+  /** Keeps a public read answered wholly from the tier, to give again while it is held. */
+  function hold(heldKey: string, trail: ReadTrail, answer: CachedAnswer<object>): void {
+    if (!trail.cold)
+      heldReads.set(heldKey, { trail, value: new WeakRef(answer.value), fetchedAt: answer.fetchedAt });
+  }
+
+  /**
+   * A read of one cached answer: given again while held (see `heldReads`), else read through the
+   * cache (`read`, with the trail to note its lookups in) and held when public.
+   */
+  async function heldOrRead<T extends object>(
+    heldKey: string,
+    origin: TokenOrigin,
+    read: (trail: ReadTrail) => Promise<CachedAnswer<T>>,
+    privacyOf: (value: T) => AnswerPrivacy | undefined = () => undefined,
+  ): Promise<Fetched<T>> {
+    const again = heldAgain<T>(heldKey, origin);
+    if (again) return again;
+    const trail = newReadTrail();
+    const answer = await read(trail);
+    const privacy = privacyOf(answer.value);
+    if (!privacy) hold(heldKey, trail, answer);
+    return fetched(answer, origin, privacy);
+  }
+
+  /** What names the token's identity among the held reads. */
+  const viewerKey = (resolved: ResolvedToken): string =>
+    JSON.stringify(["viewer", resolved.fingerprint, resolved.origin]);
+
+  /** What names a page of an owner's repositories among the held reads. */
+  const repositoriesKey = (resolved: ResolvedToken, args: RepositoriesArgs): string =>
+    JSON.stringify([
+      "repositories",
+      resolved.fingerprint,
+      resolved.origin,
+      args.login.toLowerCase(),
+      args.first,
+      args.after ?? null,
+      args.sort,
+    ]);
 
   /** What names a pinned read among the held ones: everything that decides its steps. */
   function heldKeyOf(
@@ -256,34 +304,31 @@ export function createScout(options: {
     return JSON.stringify(at.concat(args.path));
   }
 
-  /**
-   * The read `heldKey` names, given again when its records are all still held (see `heldReads`),
-   * its repository remembered for autocomplete as the steps do.
-   */
-  function heldAgain<T extends BlameAnswer | ContentsAnswer>(
-    heldKey: string,
-    resolved: ResolvedToken,
-  ): Fetched<T> | undefined {
+  /** The read `heldKey` names, given again when its records are all still held (see `heldReads`). */
+  function heldAgain<T>(heldKey: string, origin: TokenOrigin): Fetched<T> | undefined {
     const held = heldReads.get(heldKey);
     if (!held) return undefined;
     const value = held.value.deref();
     if (value !== undefined && cache.stillHeld(held.trail)) {
-      recent.remember(resolved.fingerprint, value.repository.nameWithOwner);
-      const freshness = { fetchedAt: held.fetchedAt, fromCache: true };
-      return { value: value as T, freshness, origin: resolved.origin };
+      return { value: value as T, freshness: { fetchedAt: held.fetchedAt, fromCache: true }, origin };
     }
     heldReads.delete(heldKey);
     return undefined;
   }
 
-  /** A pinned read given at once, when the token in effect and the read are both held. */
+  /**
+   * A pinned read given at once, when the token in effect and the read are both held; its
+   * repository remembered for autocomplete as the steps do.
+   */
   function heldPinned<T extends BlameAnswer | ContentsAnswer>(
     kind: "blame" | "contents",
     asker: Asker,
     args: { repo: RepoRef; ref?: string; path: string },
   ): Fetched<T> | undefined {
     const resolved = tokens.resolveHeld?.(asker);
-    return resolved && heldAgain<T>(heldKeyOf(kind, resolved, args), resolved);
+    const again = resolved && heldAgain<T>(heldKeyOf(kind, resolved, args), resolved.origin);
+    if (again) recent.remember(resolved!.fingerprint, again.value.repository.nameWithOwner);
+    return again;
   }
 
   const ownership = createOwnershipAnswers({
@@ -321,14 +366,22 @@ export function createScout(options: {
     async viewer(asker) {
       const resolved = await tokens.resolve(asker);
       const { origin, fingerprint } = resolved;
-      const answer = await cache.getOrFetch({
-        kind: "viewer",
-        fingerprint,
-        ttl: "short",
-        args: {},
-        fetch: () => upstream(asker, resolved, "graphql", (token) => github.viewer(token)),
-      });
-      return fetched(answer, origin);
+      return heldOrRead(viewerKey(resolved), origin, (trail) =>
+        cache.getOrFetch(
+          {
+            kind: "viewer",
+            fingerprint,
+            ttl: "short",
+            args: {},
+            fetch: () => upstream(asker, resolved, "graphql", (token) => github.viewer(token)),
+          },
+          trail,
+        ),
+      );
+    },
+    heldViewer(asker) {
+      const resolved = tokens.resolveHeld?.(asker);
+      return resolved && heldAgain(viewerKey(resolved), resolved.origin);
     },
     blame(asker, args) {
       return pinnedRead("blame", asker, args, (token, ref) =>
@@ -348,25 +401,37 @@ export function createScout(options: {
       // The default token lists public repositories only: GitHub leaves the others out of the
       // page and the count (`privacy: PUBLIC`).
       const publicOnly = privateAccess.publicOnly(resolved);
-      const answer = await cache.getOrFetch({
-        kind: "repositories",
-        fingerprint,
-        ttl: "short",
-        version: REPOSITORY_ANSWER_VERSION,
-        args: {
-          login: args.login.toLowerCase(),
-          first: args.first,
-          after: args.after ?? null,
-          sort: args.sort,
-          ...(publicOnly ? { publicOnly } : {}),
-        },
-        fetch: () =>
-          upstream(asker, resolved, "graphql", (token) =>
-            github.repositories(token, publicOnly ? withFields(args, { publicOnly }) : args),
-          ),
-      });
       // A list is short-lived (fetched within the short TTL), so its access needs no re-check.
-      return fetched(answer, origin, listPrivacy(answer.value));
+      return heldOrRead(
+        repositoriesKey(resolved, args),
+        origin,
+        (trail) =>
+          cache.getOrFetch(
+            {
+              kind: "repositories",
+              fingerprint,
+              ttl: "short",
+              version: REPOSITORY_ANSWER_VERSION,
+              args: {
+                login: args.login.toLowerCase(),
+                first: args.first,
+                after: args.after ?? null,
+                sort: args.sort,
+                ...(publicOnly ? { publicOnly } : {}),
+              },
+              fetch: () =>
+                upstream(asker, resolved, "graphql", (token) =>
+                  github.repositories(token, publicOnly ? withFields(args, { publicOnly }) : args),
+                ),
+            },
+            trail,
+          ),
+        listPrivacy,
+      );
+    },
+    heldRepositories(asker, args) {
+      const resolved = tokens.resolveHeld?.(asker);
+      return resolved && heldAgain(repositoriesKey(resolved, args), resolved.origin);
     },
     async contributors(asker, args) {
       const resolved = await tokens.resolve(asker);

@@ -41,12 +41,22 @@ export interface Fetched<T> {
   privacy?: AnswerPrivacy;
 }
 
+/** A page of an owner's repositories, as asked. */
+export interface RepositoriesArgs {
+  login: string;
+  first: number;
+  after?: string;
+  sort: RepositorySort;
+}
+
 /**
  * The answers RepoScout gives, fetched with the token in effect for the asker and through the cache.
  * Commands talk to this, never to the client or the cache directly.
  */
 export interface Scout {
   viewer(asker: Asker): Promise<Fetched<Viewer>>;
+  /** What `viewer` would give, when this process can tell at once (as {@link Scout.heldBlame}). */
+  heldViewer?(asker: Asker): Fetched<Viewer> | undefined;
   blame(asker: Asker, args: { repo: RepoRef; ref?: string; path: string }): Promise<Fetched<BlameAnswer>>;
   contents(
     asker: Asker,
@@ -66,10 +76,9 @@ export interface Scout {
     asker: Asker,
     args: { repo: RepoRef; ref?: string; path: string },
   ): Fetched<ContentsAnswer> | undefined;
-  repositories(
-    asker: Asker,
-    args: { login: string; first: number; after?: string; sort: RepositorySort },
-  ): Promise<Fetched<RepositoriesPage>>;
+  repositories(asker: Asker, args: RepositoriesArgs): Promise<Fetched<RepositoriesPage>>;
+  /** What `repositories` would give, when this process can tell at once (as {@link Scout.heldBlame}). */
+  heldRepositories?(asker: Asker, args: RepositoriesArgs): Fetched<RepositoriesPage> | undefined;
   contributors(asker: Asker, args: { repo: RepoRef; page: number }): Promise<Fetched<ContributorsPage>>;
   /** An issue or a pull request by number: short-lived, but a merged pull request lives long. */
   issue(asker: Asker, args: { repo: RepoRef; number: number }): Promise<Fetched<IssueAnswer>>;

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
+import type { NavigationButtons } from "../format/message.js";
 
 /**
  * Button state behind a short key. A custom id holds at most 100 characters, and a repository
@@ -98,4 +99,42 @@ export function createButtonStateStore(
       }
     },
   };
+}
+
+/** The states behind an answer's Previous and Next buttons: none where there is no page to turn to. */
+export interface ButtonPages<State> {
+  previous?: State;
+  next?: State;
+}
+
+/** The buttons' custom ids (`<prefix>:<key>`), each page's state stored. */
+export async function storedButtons(
+  prefix: string,
+  pages: ButtonPages<unknown>,
+  buttons: ButtonStateStore,
+): Promise<NavigationButtons> {
+  const ids: NavigationButtons = {};
+  if (pages.previous !== undefined) ids.previous = `${prefix}:${await buttons.put(pages.previous)}`;
+  if (pages.next !== undefined) ids.next = `${prefix}:${await buttons.put(pages.next)}`;
+  return ids;
+}
+
+/**
+ * {@link storedButtons} at once, when this process stored each page's state lately (so storing
+ * would write nothing); undefined when a state must be stored first.
+ */
+export function heldButtons(
+  prefix: string,
+  pages: ButtonPages<unknown>,
+  buttons: ButtonStateStore,
+): NavigationButtons | undefined {
+  const ids: NavigationButtons = {};
+  for (const side of ["previous", "next"] as const) {
+    const state = pages[side];
+    if (state === undefined) continue;
+    const key = buttons.heldKey?.(state);
+    if (key === undefined) return undefined;
+    ids[side] = `${prefix}:${key}`;
+  }
+  return ids;
 }

@@ -82,6 +82,24 @@ function fakeGitHub() {
         },
       };
     },
+    repositories: async (_token: string, args: { login: string }) => {
+      calls.push(`repositories ${args.login}`);
+      const listed = args.login === "mixed" ? ["widgets", "secret"] : ["widgets"];
+      return {
+        owner: { login: args.login, type: "Organization" },
+        totalCount: listed.length,
+        repositories: listed.map((name) => ({
+          name,
+          nameWithOwner: `${args.login}/${name}`,
+          url: `https://github.com/${args.login}/${name}`,
+          pushedAt: null,
+          isPrivate: state.visibility[name] !== "PUBLIC",
+          visibility: state.visibility[name]!,
+          description: null,
+        })),
+        pageInfo: { startCursor: null, endCursor: null, hasNextPage: false, hasPreviousPage: false },
+      };
+    },
     repositoryAccess: async (_token: string, repo: RepoRef) => {
       calls.push(`access ${repo.name}`);
       const visibility = state.visibility[repo.name]!;
@@ -206,6 +224,28 @@ describe("a public read given again while its records are held (issue 23)", () =
     expect(github.calls.filter((call) => call.startsWith("blame widgets/src/a.ts"))).toEqual([
       "blame widgets/src/a.ts@HEAD",
     ]);
+  });
+});
+
+describe("a list held like a pinned read (issue 23)", () => {
+  const page = { first: 10, sort: "pushed" as const };
+
+  it("gives a public list again at once, and never one that names a private repository", async () => {
+    const { scout, held } = setUp();
+    await scout.repositories(ASKER, { login: "demo", ...page });
+    const second = await scout.repositories(ASKER, { login: "demo", ...page });
+    expect(scout.heldRepositories!(ASKER, { login: "demo", ...page })).toBeUndefined();
+    // The token resolver of these tests answers only when awaited: the held list is given by the
+    // awaited read itself.
+    const third = await scout.repositories(ASKER, { login: "DEMO", ...page });
+    expect(third).toEqual(second);
+    expect(held).toEqual([true]);
+
+    await scout.repositories(ASKER, { login: "mixed", ...page });
+    const mixed = await scout.repositories(ASKER, { login: "mixed", ...page });
+    expect(mixed.privacy).toEqual({ kind: "list", owner: "mixed", privateCount: 1 });
+    await scout.repositories(ASKER, { login: "mixed", ...page });
+    expect(held).toEqual([true]);
   });
 });
 

@@ -2,13 +2,15 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { command as blame } from "../../commands/blame.js";
 import { command as contents } from "../../commands/contents.js";
+import { command as repos } from "../../commands/repos.js";
+import { command as whoami } from "../../commands/whoami.js";
 import type { CommandModule, CommandRequest } from "../../src/bot/commandModule.js";
 import { loadConfig } from "../../src/config.js";
 import { createServices, type RunningServices } from "../../src/createServices.js";
 import { silentLogger } from "../../src/logger.js";
 import { DEMO_TOKEN, startGitHubStandIn, type GitHubStandIn } from "../../src/sandbox/github/index.js";
 
-// Issue 23: `/blame`'s and `/contents`' held answers are exactly what `execute` gives, message and
+// Issue 23: the held answers of /blame, /contents, /repos and /whoami are exactly what `execute` gives, message and
 // buttons included, and there is none until the same read was made through the steps.
 
 const GUILD = "1200000000000000001";
@@ -51,7 +53,7 @@ describe("a command's held answer (issue 23)", () => {
   const asked: Array<{
     command: CommandModule;
     options: Record<string, string>;
-    buttons: boolean | "folder";
+    buttons: boolean | "any";
   }> = [
     {
       command: blame,
@@ -69,7 +71,10 @@ describe("a command's held answer (issue 23)", () => {
       options: { repo: "demo/widgets", path: "src/engine.ts", lines: "10-30" },
       buttons: true,
     },
-    { command: contents, options: { repo: "demo/widgets", path: "src" }, buttons: "folder" },
+    { command: contents, options: { repo: "demo/widgets", path: "src" }, buttons: "any" },
+    { command: repos, options: { owner: "demo" }, buttons: "any" },
+    { command: repos, options: { owner: "demo", sort: "name" }, buttons: "any" },
+    { command: whoami, options: {}, buttons: false },
     {
       command: contents,
       options: { repo: "https://github.com/demo/widgets/blob/main/src/engine.ts", lines: "1-5" },
@@ -90,8 +95,8 @@ describe("a command's held answer (issue 23)", () => {
       expect(held).toEqual(steps);
       // The very message the steps rendered, not another made alike.
       expect(held?.message).toBe(steps.message);
-      // A file's page turns through its buttons (their states held); a folder has none of those.
-      if (buttons !== "folder") expect((held?.message.components.length ?? 0) > 0).toBe(buttons);
+      // A file's page turns through its buttons (their states held); /whoami has none.
+      if (buttons !== "any") expect((held?.message.components.length ?? 0) > 0).toBe(buttons);
       // Another member of the same server, who never signed in (the vault, written by this
       // process alone, knows it without a read): the same token in effect, the same answer.
       expect(command.answerHeld!(args, requestOf("1300000000000000002"), services)).toEqual(steps);

@@ -144,10 +144,10 @@ describeWithRedis("two processes on one Redis", () => {
     ];
     const scope = "cd".repeat(16);
     lists[0]!.remember(scope, "demo/widgets");
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Remembering writes in the background: the other process reads it once it landed.
+    await expect.poll(() => lists[1]!.list(scope)).toEqual(["demo/widgets"]);
     lists[1]!.remember(scope, "demo/gadgets");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(await lists[0]!.list(scope)).toEqual(["demo/gadgets", "demo/widgets"]);
+    await expect.poll(() => lists[0]!.list(scope)).toEqual(["demo/gadgets", "demo/widgets"]);
     expect(await lists[1]!.list("ef".repeat(16))).toEqual([]);
   });
 

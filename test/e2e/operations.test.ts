@@ -102,14 +102,18 @@ describe("health, readiness and metrics", () => {
 
   it("counts a failure of the bot's own as outcome error, apart from the asker's mistakes", async () => {
     const scout = world.running.services.scout;
-    const original = scout.viewer;
+    const original = { viewer: scout.viewer, heldViewer: scout.heldViewer };
+    // Both ways the Scout gives the identity: read, and held in process (issue 23).
     scout.viewer = async () => {
+      throw new Error("a bug deep inside");
+    };
+    scout.heldViewer = () => {
       throw new Error("a bug deep inside");
     };
     try {
       await world.run({ kind: "slash", name: "whoami" });
     } finally {
-      scout.viewer = original;
+      Object.assign(scout, original);
     }
     const { text } = await get(world, "/metrics");
     expect(text).toMatch(/reposcout_interactions_total\{[^}]*command="whoami"[^}]*outcome="error"[^}]*\} 1/);
