@@ -118,10 +118,15 @@ export function createTokenResolver(options: {
   const fresh = (remembered: { readAt: number }): boolean => now() - remembered.readAt < REMEMBER_MS;
 
   /**
-   * Tokens' fingerprints, made once per token rather than once per command (an HMAC each): the
-   * tokens are in this process's memory anyway, and this never outgrows the tokens remembered.
+   * Tokens' fingerprints, made once per token rather than once per command (an HMAC each). Kept no
+   * longer than a read of the vault is remembered (twice {@link REMEMBER_MS}, purged on time): a
+   * token cleared or signed out does not linger here after the memory of it has gone.
    */
-  const fingerprints = new LRUCache<string, string>({ max: 1_000 });
+  const fingerprints = new LRUCache<string, string>({
+    max: 1_000,
+    ttl: 2 * REMEMBER_MS,
+    ttlAutopurge: true,
+  });
   function fingerprintOf(token: string): string {
     let fingerprint = fingerprints.get(token);
     if (fingerprint === undefined) {
