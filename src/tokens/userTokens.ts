@@ -71,9 +71,10 @@ export interface UserTokens {
    */
   tokenFor(userId: string): Promise<string | null>;
   /**
-   * What {@link UserTokens.tokenFor} would give, when this process holds all it takes (the sign-in
-   * read within the last 30 s, not due for renewal, no shared versions to ask): at once. Undefined
-   * when `tokenFor` must ask the vault, the versions or GitHub.
+   * What {@link UserTokens.tokenFor} would give, when this process holds all it takes (no shared
+   * versions to ask, and the sign-in read within the last 30 s and not due for renewal, or the
+   * vault sure the person holds none): at once. Undefined when `tokenFor` must ask the vault, the
+   * versions or GitHub.
    */
   heldTokenFor?(userId: string): string | null | undefined;
   /** Stores a new sign-in (after `/login`), replacing the previous one. */
