@@ -1,24 +1,18 @@
 // Over 300 lines: the Scout is one factory whose methods share its closures (the upstream call with fair use, the private-code rules, the public scope); split, they would pass all of them around.
-import { LRUCache } from "lru-cache";
 import { newReadTrail, type AnswerCache, type CachedAnswer, type ReadTrail } from "../cache/answerCache.js";
 import type { GitHubClient } from "../github/client.js";
 import { PathNotFoundError } from "../github/errors.js";
 import type { TokenUse } from "../github/tokenSpend.js";
 import type { BlameAnswer, ContentsAnswer, RepoRef } from "../github/types.js";
 import type { DefaultTokenShare } from "../tokens/defaultTokenShare.js";
-import type { AnswerPrivacy } from "../format/privacy.js";
-import {
-  MissingTokenError,
-  type ResolvedToken,
-  type TokenOrigin,
-  type TokenResolver,
-} from "../tokens/tokenResolver.js";
+import { MissingTokenError, type ResolvedToken, type TokenResolver } from "../tokens/tokenResolver.js";
+import { createHeldReads, fetchedFrom, heldReadKeys } from "./heldReads.js";
 import { createItemAnswers } from "./itemAnswers.js";
 import { createOwnershipAnswers } from "./ownershipAnswers.js";
 import { createPrivateAccess, listPrivacy, repositoryPrivacy } from "./privateAccess.js";
 import { createPublicAnswers, inScope, PUBLIC_SCOPE, type PinnedKey } from "./publicAnswers.js";
 import type { RecentRepositories } from "./recentRepositories.js";
-import type { Asker, Fetched, RepositoriesArgs, Scout } from "./scout.js";
+import type { Asker, Fetched, Scout } from "./scout.js";
 import { againIfTokenReplaced, createUpstream } from "./upstream.js";
 import { withFields } from "../withFields.js";
 
@@ -32,43 +26,12 @@ import { withFields } from "../withFields.js";
  */
 const REPOSITORY_ANSWER_VERSION = 4;
 
-/**
- * Public reads remembered with the records they were answered from (see `heldReads`): a few
- * hundred bytes each, the answers themselves held weakly.
- */
-const HELD_READS = 10_000;
-
-/**
- * A public read (a blame, contents, a list of repositories, the token's identity) that was
- * answered wholly from the in-process tier: given again, as is, while each record it used is still
- * the one the tier holds (../cache/answerCache.ts, `stillHeld`). The answer is held weakly: the
- * tier's bound stays the only one on answers.
- */
-interface HeldRead {
-  trail: ReadTrail;
-  value: WeakRef<object>;
-  fetchedAt: string;
-}
-
 /** A full commit id: an answer asked for by it is pinned from the start. */
 const FULL_OID = /^[0-9a-f]{40}$/i;
 
 function repoArgs(repo: RepoRef): { owner: string; name: string } {
   // GitHub's owner and repository names are case-insensitive: one cache entry for all spellings.
   return { owner: repo.owner.toLowerCase(), name: repo.name.toLowerCase() };
-}
-
-function fetched<T>(
-  answer: CachedAnswer<T>,
-  origin: Fetched<T>["origin"],
-  privacy?: AnswerPrivacy,
-): Fetched<T> {
-  return {
-    value: answer.value,
-    freshness: { fetchedAt: answer.fetchedAt, fromCache: answer.fromCache },
-    origin,
-    ...(privacy ? { privacy } : {}),
-  };
 }
 
 /**
@@ -106,15 +69,8 @@ export function createScout(options: {
   const upstream = createUpstream({ share: options.share, defaultTokenAllowPrivate });
   const privateAccess = createPrivateAccess({ github, cache, defaultTokenAllowPrivate, upstream });
   const publicAnswers = createPublicAnswers({ cache, privateAccess });
-  /**
-   * Each public pinned read lately answered from the in-process tier alone, by what it was asked
-   * (kind, token, repository, ref, path). A repeat whose records are all still held is the same read
-   * with the same records: it would take the same steps to the same answer, so it is given without
-   * them (issue 23: the steps were a third of a cached answer's allocation). Anything else (a record
-   * gone, replaced or expired; a private answer, whose access rule reads more than records) takes
-   * the steps.
-   */
-  const heldReads = new LRUCache<string, HeldRead>({ max: HELD_READS });
+  // Public reads given again while their records are held (./heldReads.ts).
+  const heldReads = createHeldReads(cache);
 
   async function pinnedRead<T extends BlameAnswer | ContentsAnswer>(
     kind: "blame" | "contents",
@@ -126,12 +82,9 @@ export function createScout(options: {
     const { origin, fingerprint } = resolved;
     const repo = repoArgs(args.repo);
     const ref = args.ref ?? "HEAD";
-    const heldKey = heldKeyOf(kind, resolved, args);
-    const again = heldAgain<T>(heldKey, origin);
-    if (again) {
-      recent.remember(fingerprint, again.value.repository.nameWithOwner);
-      return again;
-    }
+    const heldKey = heldReadKeys.pinned(kind, resolved, repo, args);
+    const again = pinnedAgain<T>(heldKey, resolved);
+    if (again) return again;
     const trail = newReadTrail();
     const pinnedKey = (oid: string): PinnedKey => ({
       kind,
@@ -248,87 +201,30 @@ export function createScout(options: {
       answer.fromCache,
     );
     recent.remember(fingerprint, answer.value.repository.nameWithOwner);
-    if (!privacy) hold(heldKey, trail, answer);
-    return fetched(answer, origin, privacy);
+    if (!privacy) heldReads.hold(heldKey, trail, answer);
+    return fetchedFrom(answer, origin, privacy);
   }
 
-  /** Keeps a public read answered wholly from the tier, to give again while it is held. */
-  function hold(heldKey: string, trail: ReadTrail, answer: CachedAnswer<object>): void {
-    if (!trail.cold)
-      heldReads.set(heldKey, { trail, value: new WeakRef(answer.value), fetchedAt: answer.fetchedAt });
-  }
-
-  /**
-   * A read of one cached answer: given again while held (see `heldReads`), else read through the
-   * cache (`read`, with the trail to note its lookups in) and held when public.
-   */
-  async function heldOrRead<T extends object>(
+  /** A held pinned read, its repository remembered for autocomplete as the steps do. */
+  function pinnedAgain<T extends BlameAnswer | ContentsAnswer>(
     heldKey: string,
-    origin: TokenOrigin,
-    read: (trail: ReadTrail) => Promise<CachedAnswer<T>>,
-    privacyOf: (value: T) => AnswerPrivacy | undefined = () => undefined,
-  ): Promise<Fetched<T>> {
-    const again = heldAgain<T>(heldKey, origin);
-    if (again) return again;
-    const trail = newReadTrail();
-    const answer = await read(trail);
-    const privacy = privacyOf(answer.value);
-    if (!privacy) hold(heldKey, trail, answer);
-    return fetched(answer, origin, privacy);
-  }
-
-  /** What names the token's identity among the held reads. */
-  const viewerKey = (resolved: ResolvedToken): string =>
-    JSON.stringify(["viewer", resolved.fingerprint, resolved.origin]);
-
-  /** What names a page of an owner's repositories among the held reads. */
-  const repositoriesKey = (resolved: ResolvedToken, args: RepositoriesArgs): string =>
-    JSON.stringify([
-      "repositories",
-      resolved.fingerprint,
-      resolved.origin,
-      args.login.toLowerCase(),
-      args.first,
-      args.after ?? null,
-      args.sort,
-    ]);
-
-  /** What names a pinned read among the held ones: everything that decides its steps. */
-  function heldKeyOf(
-    kind: "blame" | "contents",
     resolved: ResolvedToken,
-    args: { repo: RepoRef; ref?: string; path: string },
-  ): string {
-    const repo = repoArgs(args.repo);
-    const at = [kind, resolved.fingerprint, resolved.origin, repo.owner, repo.name, args.ref ?? "HEAD"];
-    return JSON.stringify(at.concat(args.path));
+  ): Fetched<T> | undefined {
+    const again = heldReads.again<T>(heldKey, resolved.origin);
+    if (again) recent.remember(resolved.fingerprint, again.value.repository.nameWithOwner);
+    return again;
   }
 
-  /** The read `heldKey` names, given again when its records are all still held (see `heldReads`). */
-  function heldAgain<T>(heldKey: string, origin: TokenOrigin): Fetched<T> | undefined {
-    const held = heldReads.get(heldKey);
-    if (!held) return undefined;
-    const value = held.value.deref();
-    if (value !== undefined && cache.stillHeld(held.trail)) {
-      return { value: value as T, freshness: { fetchedAt: held.fetchedAt, fromCache: true }, origin };
-    }
-    heldReads.delete(heldKey);
-    return undefined;
-  }
-
-  /**
-   * A pinned read given at once, when the token in effect and the read are both held; its
-   * repository remembered for autocomplete as the steps do.
-   */
+  /** A pinned read given at once, when the token in effect and the read are both held. */
   function heldPinned<T extends BlameAnswer | ContentsAnswer>(
     kind: "blame" | "contents",
     asker: Asker,
     args: { repo: RepoRef; ref?: string; path: string },
   ): Fetched<T> | undefined {
     const resolved = tokens.resolveHeld?.(asker);
-    const again = resolved && heldAgain<T>(heldKeyOf(kind, resolved, args), resolved.origin);
-    if (again) recent.remember(resolved!.fingerprint, again.value.repository.nameWithOwner);
-    return again;
+    return (
+      resolved && pinnedAgain<T>(heldReadKeys.pinned(kind, resolved, repoArgs(args.repo), args), resolved)
+    );
   }
 
   const ownership = createOwnershipAnswers({
@@ -366,7 +262,7 @@ export function createScout(options: {
     async viewer(asker) {
       const resolved = await tokens.resolve(asker);
       const { origin, fingerprint } = resolved;
-      return heldOrRead(viewerKey(resolved), origin, (trail) =>
+      return heldReads.againOrRead(heldReadKeys.viewer(resolved), origin, (trail) =>
         cache.getOrFetch(
           {
             kind: "viewer",
@@ -381,7 +277,7 @@ export function createScout(options: {
     },
     heldViewer(asker) {
       const resolved = tokens.resolveHeld?.(asker);
-      return resolved && heldAgain(viewerKey(resolved), resolved.origin);
+      return resolved && heldReads.again(heldReadKeys.viewer(resolved), resolved.origin);
     },
     blame(asker, args) {
       return pinnedRead("blame", asker, args, (token, ref) =>
@@ -402,8 +298,8 @@ export function createScout(options: {
       // page and the count (`privacy: PUBLIC`).
       const publicOnly = privateAccess.publicOnly(resolved);
       // A list is short-lived (fetched within the short TTL), so its access needs no re-check.
-      return heldOrRead(
-        repositoriesKey(resolved, args),
+      return heldReads.againOrRead(
+        heldReadKeys.repositories(resolved, args),
         origin,
         (trail) =>
           cache.getOrFetch(
@@ -431,7 +327,7 @@ export function createScout(options: {
     },
     heldRepositories(asker, args) {
       const resolved = tokens.resolveHeld?.(asker);
-      return resolved && heldAgain(repositoriesKey(resolved, args), resolved.origin);
+      return resolved && heldReads.again(heldReadKeys.repositories(resolved, args), resolved.origin);
     },
     async contributors(asker, args) {
       const resolved = await tokens.resolve(asker);
@@ -463,7 +359,7 @@ export function createScout(options: {
       const seen = await access;
       privateAccess.admit(resolved, seen);
       recent.remember(fingerprint, `${args.repo.owner}/${args.repo.name}`);
-      return fetched(answer, origin, repositoryPrivacy(seen));
+      return fetchedFrom(answer, origin, repositoryPrivacy(seen));
     },
     history: (asker, args) => ownership.history(asker, args),
     owners: (asker, args) => ownership.owners(asker, args),

@@ -6,6 +6,7 @@ import type { CacheStore } from "../../src/cache/guardedStore.js";
 import type { GitHubClient } from "../../src/github/client.js";
 import type { BlameAnswer, RepoRef, RepositoryVisibility } from "../../src/github/types.js";
 import { silentLogger } from "../../src/logger.js";
+import { repositoryHeader } from "./githubFixtures.js";
 import type { ResolvedToken, TokenResolver } from "../../src/tokens/tokenResolver.js";
 
 // Issue 23: a public pinned read answered wholly from the in-process tier is given again without
@@ -43,13 +44,7 @@ function blameOf(repo: RepoRef, visibility: RepositoryVisibility, oid: string): 
   const name = `${repo.owner}/${repo.name}`;
   const text = "const a = 1;\nconst b = 2;";
   return {
-    repository: {
-      nameWithOwner: name,
-      url: `https://github.com/${name}`,
-      isPrivate: visibility !== "PUBLIC",
-      visibility,
-      defaultBranch: "main",
-    },
+    repository: repositoryHeader(name, visibility),
     commit: { oid, url: `https://github.com/${name}/commit/${oid}`, committedDate: "2025-01-02T00:00:00Z" },
     path: "src/a.ts",
     file: { kind: "text", text, byteSize: text.length, isTruncated: false },

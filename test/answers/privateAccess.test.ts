@@ -17,6 +17,7 @@ import type {
   RepositoryVisibility,
 } from "../../src/github/types.js";
 import { silentLogger } from "../../src/logger.js";
+import { repositoryHeader } from "./githubFixtures.js";
 import type { ResolvedToken, TokenResolver } from "../../src/tokens/tokenResolver.js";
 
 const OID = "a".repeat(40);
@@ -56,13 +57,7 @@ class FakeGitHub {
       const name = `${args.repo.owner}/${args.repo.name}`;
       return {
         kind: "blob",
-        repository: {
-          nameWithOwner: name,
-          url: `https://github.com/${name}`,
-          isPrivate: visibility !== "PUBLIC",
-          visibility,
-          defaultBranch: "main",
-        },
+        repository: repositoryHeader(name, visibility),
         commit: {
           oid: args.ref && /^[0-9a-f]{40}$/.test(args.ref) ? args.ref : this.head,
           url: `https://github.com/${name}/commit/${this.head}`,

@@ -12,6 +12,7 @@ import type { GitHubClient } from "../../src/github/client.js";
 import { RepositoryNotFoundError } from "../../src/github/errors.js";
 import type { BlameAnswer, RepoRef, RepositoryVisibility } from "../../src/github/types.js";
 import { silentLogger } from "../../src/logger.js";
+import { repositoryHeader } from "./githubFixtures.js";
 import type { ResolvedToken, TokenResolver } from "../../src/tokens/tokenResolver.js";
 
 const HEAD = "c".repeat(40);
@@ -28,13 +29,7 @@ function blameOf(repo: RepoRef, visibility: RepositoryVisibility, path: string):
   const name = `${repo.owner}/${repo.name}`;
   const text = Array.from({ length: LINES }, (_, i) => `${MARK} line ${i + 1}`).join("\n");
   return {
-    repository: {
-      nameWithOwner: name,
-      url: `https://github.com/${name}`,
-      isPrivate: visibility !== "PUBLIC",
-      visibility,
-      defaultBranch: "main",
-    },
+    repository: repositoryHeader(name, visibility),
     commit: {
       oid: HEAD,
       url: `https://github.com/${name}/commit/${HEAD}`,
