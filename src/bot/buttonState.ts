@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
+import type { z } from "zod";
 import type { NavigationButtons } from "../format/message.js";
 
 /**
@@ -17,6 +18,12 @@ export interface ButtonStateStore {
   heldKey?(state: unknown): string | undefined;
   /** The state of a key, or undefined when unknown or expired. */
   get(key: string): Promise<unknown>;
+  /**
+   * What `get` would give for `key`, at once, when this process stored that state lately (so it
+   * has surely not expired); undefined when `get` must read the store. A key is its state's hash,
+   * so what a key names never changes.
+   */
+  heldState?(key: string): unknown;
 }
 
 /** A key-value store with TTLs, such as a Keyv namespace. */
@@ -61,6 +68,9 @@ export function createButtonStateStore(
   // States written lately, by their JSON text: a repeat (every cached answer with buttons) costs
   // a lookup, not a SHA-256 (the key is the text's hash, so the text finds it).
   const written = new LRUCache<string, { key: string; at: number }>({ max: 10_000 });
+  // The same states by key, for a press of their buttons (`heldState`). Only states this process
+  // wrote: their expiry is known. One read from the store may expire a moment later.
+  const writtenStates = new LRUCache<string, { state: unknown; at: number }>({ max: 10_000 });
   /** Whether a state written at `at` is recent enough not to be written again. */
   const recent = (at: number): boolean => Date.now() - at < Math.min(ttlMs / 2, REWRITE_AFTER_MS);
   return {
@@ -68,11 +78,17 @@ export function createButtonStateStore(
       const text = JSON.stringify(state);
       const known = written.get(text);
       const key = known?.key ?? stateKeyOf(text);
-      if (known && recent(known.at)) return key;
+      if (known && recent(known.at)) {
+        writtenStates.get(key); // kept as long as its text is
+        return key;
+      }
       if (store) {
         try {
           await store.set(key, state, ttlMs);
-          written.set(text, { key, at: Date.now() });
+          const at = Date.now();
+          written.set(text, { key, at });
+          // As the store gives it back (JSON's copy), whatever the caller does with its own.
+          writtenStates.set(key, { state: JSON.parse(text) as unknown, at });
           return key;
         } catch {
           // fall through to memory
@@ -83,7 +99,15 @@ export function createButtonStateStore(
     },
     heldKey(state) {
       const known = written.get(JSON.stringify(state));
-      return known && recent(known.at) ? known.key : undefined;
+      if (!known || !recent(known.at)) return undefined;
+      writtenStates.get(known.key); // kept as long as its text is
+      return known.key;
+    },
+    heldState(key) {
+      const local = memory.get(key);
+      if (local) return local.expires > Date.now() ? local.state : undefined;
+      const known = writtenStates.get(key);
+      return known && recent(known.at) ? known.state : undefined;
     },
     async get(key) {
       const local = memory.get(key);
@@ -137,4 +161,21 @@ export function heldButtons(
     ids[side] = `${prefix}:${key}`;
   }
   return ids;
+}
+
+/**
+ * The state behind a pressed button (`<prefix>:<key>`) when this process holds it (see
+ * `ButtonStateStore.heldState`) and it is of the shape `schema` reads; else undefined, and the
+ * press takes the steps (which tell of a button expired).
+ */
+export function heldButtonState<State>(
+  buttons: ButtonStateStore,
+  customId: string,
+  prefix: string,
+  schema: z.ZodType<State>,
+): State | undefined {
+  const held = buttons.heldState?.(customId.slice(prefix.length + 1));
+  if (held === undefined) return undefined;
+  const state = schema.safeParse(held);
+  return state.success ? state.data : undefined;
 }

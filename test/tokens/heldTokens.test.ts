@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { describe, expect, it } from "vitest";
-import { createButtonStateStore } from "../../src/bot/buttonState.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { BUTTON_STATE_TTL_MS, createButtonStateStore } from "../../src/bot/buttonState.js";
 import type { DurableStore } from "../../src/cache/guardedStore.js";
 import { silentLogger } from "../../src/logger.js";
 import { tokenFingerprint } from "../../src/tokens/fingerprint.js";
@@ -232,5 +232,83 @@ describe("settings and button states, told at once when held (issue 23)", () => 
     const state = { path: "src/a.ts" };
     await buttons.put(state);
     expect(buttons.heldKey!(state)).toBeUndefined();
+  });
+});
+
+describe("a pressed button's state held in process (issue 23)", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A TTL store over a map, counting its reads. */
+  function mapStore() {
+    const records = new Map<string, unknown>();
+    const store = {
+      reads: 0,
+      get: async (key: string) => {
+        store.reads += 1;
+        return records.get(key);
+      },
+      set: async (key: string, value: unknown) => void records.set(key, JSON.parse(JSON.stringify(value))),
+      records,
+    };
+    return store;
+  }
+
+  it("gives a state this process stored, as the store gives it back, and nothing for another key", async () => {
+    const store = mapStore();
+    const buttons = createButtonStateStore(store);
+    const state = {
+      repo: { owner: "demo", name: "widgets" },
+      path: "src/a.ts",
+      start: 21,
+      end: 40,
+      ref: undefined,
+    };
+    const key = await buttons.put(state);
+    expect(buttons.heldState!(key)).toEqual(await buttons.get(key));
+    // The store's copy: no `ref: undefined`, and the caller's later change is not in it.
+    state.start = 99;
+    expect(buttons.heldState!(key)).toStrictEqual({
+      repo: { owner: "demo", name: "widgets" },
+      path: "src/a.ts",
+      start: 21,
+      end: 40,
+    });
+    expect(buttons.heldState!("AAAAAAAAAAAA")).toBeUndefined();
+  });
+
+  it("gives no state only read from the store (its expiry is not known), nor one stored before the rewrite window", async () => {
+    vi.useFakeTimers({ now: START });
+    const store = mapStore();
+    store.records.set("fromelsewhere", { path: "src/b.ts" });
+    const buttons = createButtonStateStore(store);
+    expect(await buttons.get("fromelsewhere")).toEqual({ path: "src/b.ts" });
+    expect(buttons.heldState!("fromelsewhere")).toBeUndefined();
+
+    const key = await buttons.put({ path: "src/a.ts" });
+    vi.setSystemTime(START + 10 * 60_000 - 1);
+    expect(buttons.heldState!(key)).toEqual({ path: "src/a.ts" });
+    vi.setSystemTime(START + 10 * 60_000);
+    expect(buttons.heldState!(key)).toBeUndefined();
+    expect(await buttons.get(key)).toEqual({ path: "src/a.ts" });
+  });
+
+  it("gives a state the store refused from the memory that keeps it, until it expires", async () => {
+    vi.useFakeTimers({ now: START });
+    const buttons = createButtonStateStore(
+      {
+        get: async () => undefined,
+        set: async () => {
+          throw new Error("store down");
+        },
+      },
+      BUTTON_STATE_TTL_MS,
+    );
+    const key = await buttons.put({ path: "src/a.ts" });
+    expect(buttons.heldState!(key)).toEqual({ path: "src/a.ts" });
+    vi.setSystemTime(START + BUTTON_STATE_TTL_MS);
+    expect(buttons.heldState!(key)).toBeUndefined();
+    expect(await buttons.get(key)).toBeUndefined();
   });
 });
