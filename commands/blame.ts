@@ -1,6 +1,6 @@
 import { ApplicationCommandOptionType, ApplicationCommandType } from "discord-api-types/v10";
 import { z } from "zod";
-import { heldButtons, storedButtons } from "../src/bot/buttonState.js";
+import { heldButtonState, heldButtons, storedButtons } from "../src/bot/buttonState.js";
 import { fileLinesButtonStateSchema, type FileLinesPages } from "../src/bot/fileLinesButtons.js";
 import type { CommandAnswer, CommandModule, CommandRequest } from "../src/bot/commandModule.js";
 import {
@@ -257,6 +257,16 @@ export const command: CommandModule<BlameArgs> = {
     const { repo, oid, path, ref, start, end } = state.data;
     const fetched = await services.scout.blame(context.request, { repo, ref: oid, path });
     return render(fetched, { start, end }, services, repo, ref);
+  },
+  buttonHeld(context, services) {
+    const state = heldButtonState(services.buttons, context.customId, "blame", buttonStateSchema);
+    if (!state) return undefined;
+    const { repo, oid, path, ref, start, end } = state;
+    const fetched = services.scout.heldBlame?.(context.request, { repo, ref: oid, path });
+    if (!fetched) return undefined;
+    const layout = layoutOf(fetched.value, { start, end }, repo, ref, undefined);
+    const buttons = heldButtons("blame", layout.pages, services.buttons);
+    return buttons && answerOf(fetched, layout, buttons, services, repo, ref, undefined);
   },
   autocomplete: autocompleteRepoAndPath,
 };

@@ -1,6 +1,6 @@
 import { ApplicationCommandOptionType, ApplicationCommandType } from "discord-api-types/v10";
 import { z } from "zod";
-import { heldButtons, storedButtons } from "../src/bot/buttonState.js";
+import { heldButtonState, heldButtons, storedButtons } from "../src/bot/buttonState.js";
 import { fileLinesButtonStateSchema, type FileLinesPages } from "../src/bot/fileLinesButtons.js";
 import type { CommandAnswer, CommandModule } from "../src/bot/commandModule.js";
 import {
@@ -223,6 +223,16 @@ export const command: CommandModule<ContentsArgs> = {
     const { repo, oid, path, ref, start, end } = state.data;
     const fetched = await services.scout.contents(context.request, { repo, ref: oid, path });
     return render(fetched, { start, end }, ref, repo, services);
+  },
+  buttonHeld(context, services) {
+    const state = heldButtonState(services.buttons, context.customId, "contents", buttonStateSchema);
+    if (!state) return undefined;
+    const { repo, oid, path, ref, start, end } = state;
+    const fetched = services.scout.heldContents?.(context.request, { repo, ref: oid, path });
+    if (!fetched) return undefined;
+    const { view, pages } = layoutOf(fetched.value, { start, end }, ref, repo);
+    const buttons = heldButtons("contents", pages, services.buttons);
+    return buttons && answerOf(fetched, view, buttons, ref, repo, services, undefined);
   },
   autocomplete: autocompleteRepoAndPath,
 };

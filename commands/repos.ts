@@ -9,7 +9,7 @@ import { freshnessText, type NavigationButtons } from "../src/format/message.js"
 import { formatRepositories } from "../src/format/repositories.js";
 import { checkPageInRange } from "../src/answers/pageOutOfRange.js";
 import type { Asker, Fetched, RepositoriesArgs } from "../src/answers/scout.js";
-import { heldButtons, storedButtons, type ButtonPages } from "../src/bot/buttonState.js";
+import { heldButtonState, heldButtons, storedButtons, type ButtonPages } from "../src/bot/buttonState.js";
 import type { RepositoriesPage, RepositorySort } from "../src/github/types.js";
 import { parseOwner } from "../src/input/repoArgument.js";
 import { withFields } from "../src/withFields.js";
@@ -161,5 +161,9 @@ export const command: CommandModule<ReposArgs> = {
     );
     if (!state.success) throw new ExpiredComponentError("repos");
     return page(state.data, context.request, services);
+  },
+  buttonHeld(context, services) {
+    const state = heldButtonState(services.buttons, context.customId, "repos", buttonStateSchema);
+    return state && heldPage(state, context.request, services);
   },
 };

@@ -146,6 +146,13 @@ export interface CommandModule<Args = unknown> {
   ): Promise<APIApplicationCommandOptionChoice[]>;
   /** A button press: the new message, replacing the one the button is on. */
   button?(context: ComponentContext, services: Services): Promise<CommandAnswer>;
+  /**
+   * The answer `button` would give, when all it takes is held in this process (the button's state
+   * stored lately, the token in effect, a public page read lately, its own buttons' states stored
+   * lately): made at once, as `answerHeld` is for `execute`. Undefined when `button` must run; it
+   * must never differ from what `button` gives.
+   */
+  buttonHeld?(context: ComponentContext, services: Services): CommandAnswer | undefined;
   /** A modal submit: an ephemeral answer. */
   modalSubmit?(
     context: ComponentContext & { fields: Readonly<Record<string, string>> },
@@ -202,5 +209,6 @@ export const commandModuleSchema = z.object({
   modal: functionSchema.optional(),
   autocomplete: functionSchema.optional(),
   button: functionSchema.optional(),
+  buttonHeld: functionSchema.optional(),
   modalSubmit: functionSchema.optional(),
 });

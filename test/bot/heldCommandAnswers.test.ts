@@ -103,3 +103,95 @@ describe("a command's held answer (issue 23)", () => {
     });
   }
 });
+
+/** The custom ids of a message's buttons that turn pages (`<prefix>:<key>`; a disabled one is `noop:`). */
+function buttonIds(message: { components: readonly unknown[] }, prefix: string): string[] {
+  return (message.components as Array<{ components?: Array<{ custom_id?: string }> }>).flatMap((row) =>
+    (row.components ?? []).flatMap((button) =>
+      button.custom_id?.startsWith(`${prefix}:`) ? [button.custom_id] : [],
+    ),
+  );
+}
+
+describe("a button's held page (issue 23)", () => {
+  let github: GitHubStandIn;
+  let running: RunningServices;
+
+  beforeAll(async () => {
+    github = await startGitHubStandIn();
+    const config = loadConfig({
+      DISCORD_TOKEN: "test.token.value",
+      GITHUB_API_URL: github.restUrl,
+      GITHUB_GRAPHQL_URL: github.graphqlUrl,
+      GITHUB_TOKEN: DEMO_TOKEN,
+      TOKEN_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+      DATA_DIR: "unused",
+      LOG_LEVEL: "warn",
+    });
+    running = await createServices(config, silentLogger(), { memoryStores: true });
+  });
+  afterAll(async () => {
+    await running?.close();
+    await github?.close();
+  });
+
+  const pressed: Array<{ command: CommandModule; options: Record<string, string> }> = [
+    { command: blame, options: { repo: "demo/widgets", path: "src/engine.ts", lines: "100-140" } },
+    { command: contents, options: { repo: "demo/widgets", path: "src/engine.ts", lines: "10-30" } },
+  ];
+
+  for (const { command, options } of pressed) {
+    it(`is what the button's steps give, once the page was read: /${command.data.name} ${JSON.stringify(options)}`, async () => {
+      const { services } = running;
+      const first = await command.execute(command.parse(options, services), requestOf(), services);
+      const ids = buttonIds(first.message, command.data.name);
+      expect(ids.length).toBeGreaterThan(0);
+      for (const customId of ids) {
+        const context = { request: requestOf(), customId };
+        // The state is held (this process stored it), the page's read not yet.
+        expect(services.buttons.heldState!(customId.slice(customId.indexOf(":") + 1))).toBeDefined();
+        expect(command.buttonHeld!(context, services)).toBeUndefined();
+        await command.button!(context, services);
+        const steps = await command.button!(context, services);
+        const held = command.buttonHeld!(context, services);
+        expect(held).toEqual(steps);
+        expect(held?.message).toBe(steps.message);
+        // Another member, who never signed in: the same token in effect, the same page.
+        expect(
+          command.buttonHeld!({ request: requestOf("1300000000000000002"), customId }, services),
+        ).toEqual(steps);
+      }
+    });
+  }
+
+  it("is none for a button whose state this process did not store, nor for a pressed key of another shape", async () => {
+    const { services } = running;
+    expect(
+      blame.buttonHeld!({ request: requestOf(), customId: "blame:AAAAAAAAAAAA" }, services),
+    ).toBeUndefined();
+    const key = await services.buttons.put({ owner: "demo", sort: "name", cursors: [null] });
+    // A state of /repos's shape under /blame's prefix: /blame's steps say the button expired.
+    expect(blame.buttonHeld!({ request: requestOf(), customId: `blame:${key}` }, services)).toBeUndefined();
+    await expect(
+      blame.button!({ request: requestOf(), customId: `blame:${key}` }, services),
+    ).rejects.toThrow();
+  });
+
+  it("turns /repos's pages held once read", async () => {
+    const { services } = running;
+    // alice has more repositories than a page.
+    const first = await repos.execute(repos.parse({ owner: "alice" }, services), requestOf(), services);
+    const [next] = buttonIds(first.message, "repos");
+    expect(next).toBeDefined();
+    const context = { request: requestOf(), customId: next! };
+    expect(repos.buttonHeld!(context, services)).toBeUndefined();
+    await repos.button!(context, services);
+    const steps = await repos.button!(context, services);
+    expect(repos.buttonHeld!(context, services)).toEqual(steps);
+    // Page 2 turns back to page 1 through its own held buttons.
+    const back = buttonIds(steps.message, "repos");
+    expect(back).toHaveLength(2);
+    const previous = await repos.button!({ request: requestOf(), customId: back[0]! }, services);
+    expect(repos.buttonHeld!({ request: requestOf(), customId: back[0]! }, services)).toEqual(previous);
+  });
+});

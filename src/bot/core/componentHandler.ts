@@ -6,7 +6,7 @@ import {
 } from "discord-api-types/v10";
 import { ExpiredComponentError } from "../../errors.js";
 import type { Logger } from "../../logger.js";
-import type { CommandAnswer, ComponentContext } from "../commandModule.js";
+import type { CommandAnswer, CommandModule, ComponentContext } from "../commandModule.js";
 import type { CoreContext } from "./coreContext.js";
 import { answerInTime } from "./deferral.js";
 import { inChannelAllowed } from "./delivery.js";
@@ -52,6 +52,25 @@ export async function handleComponent(
     await replyWithError(reply, new ExpiredComponentError(), logger, situation, !isModal);
     return;
   }
+  if (!isModal) {
+    // A page held in process goes in place of the message at once, as a held command answer does
+    // (./commandHandler.ts): what the steps below would send as the first response, without them.
+    let held: CommandAnswer | undefined;
+    try {
+      held = heldPageInPlace(module, component, context);
+    } catch (error) {
+      await replyWithError(reply, error, logger, situation, true);
+      return;
+    }
+    if (held) {
+      try {
+        await reply.update(held.message);
+      } catch (error) {
+        await replyWithError(reply, error, logger, situation, true);
+      }
+      return;
+    }
+  }
   try {
     if (isModal && module.adminOnly) assertAdmin(facts.request);
     const { value } = await answerInTime(
@@ -74,6 +93,23 @@ export async function handleComponent(
   } catch (error) {
     await replyWithError(reply, error, logger, situation, !isModal);
   }
+}
+
+/**
+ * The page a button's command holds (see `CommandModule.buttonHeld`) when it goes in place of the
+ * message the button is on: public (a public page replaces the message, on an ephemeral one too,
+ * with no note), nothing after it, no message removed. Undefined otherwise: the steps run.
+ */
+function heldPageInPlace(
+  module: CommandModule,
+  component: ComponentContext,
+  context: CoreContext,
+): CommandAnswer | undefined {
+  const answer = module.buttonHeld?.(component, context.services);
+  if (!answer || answer.privacy || answer.removeMessage || answer.privateRest || answer.continuation) {
+    return undefined;
+  }
+  return answer;
 }
 
 /** A button's new page: in place of the message it is on, or to the presser alone when private. */

@@ -4,7 +4,13 @@ import type { CommandAnswer, CommandModule } from "../../../src/bot/commandModul
 import { createInteractionCore } from "../../../src/bot/core/interactionCore.js";
 import type { Services } from "../../../src/bot/services.js";
 import { silentLogger } from "../../../src/logger.js";
-import { coreServices, recordingResponder, slashPayload, type ResponderCall } from "./recordingResponder.js";
+import {
+  buttonPayload,
+  coreServices,
+  recordingResponder,
+  slashPayload,
+  type ResponderCall,
+} from "./recordingResponder.js";
 
 // Issue 23: an answer a command holds in process (CommandModule.answerHeld) goes out as the first
 // response without the steps of waiting for work; anything that would make the steps send
@@ -164,5 +170,97 @@ describe("an answer held in process (issue 23)", () => {
     const first = answered(calls);
     expect(first.flags).toBeDefined();
     expect(command.executed).toBe(0);
+  });
+});
+
+/** A command whose button holds `held` (or nothing), and whose button's steps answer "from the steps". */
+function holdingButtons(
+  held: CommandAnswer | undefined,
+  extra: Partial<CommandModule> = {},
+): CommandModule & { pressed: number } {
+  const command = {
+    pressed: 0,
+    data: { name: "echo", description: "Answers" },
+    customIdPrefixes: ["echo"],
+    parse: (raw: unknown) => raw,
+    execute: async () => ({ message: message("from the steps") }),
+    button: async () => {
+      command.pressed += 1;
+      return { message: message("from the steps") };
+    },
+    buttonHeld: () => held,
+    ...extra,
+  };
+  return command as unknown as CommandModule & { pressed: number };
+}
+
+describe("a page held in process, for a button press (issue 23)", () => {
+  it("replaces the message as the first response, and the button's steps never run", async () => {
+    const command = holdingButtons({ message: message("held page") });
+    const { responder, calls } = recordingResponder();
+    await coreWith(command).handle(buttonPayload("echo:key"), responder);
+    expect(answered(calls)).toEqual({
+      type: InteractionResponseType.UpdateMessage,
+      content: "held page",
+      flags: undefined,
+    });
+    expect(command.pressed).toBe(0);
+  });
+
+  it("needs no work slot: answered while every slot is taken and the queue is full", async () => {
+    let release!: () => void;
+    const slow = holdingCommand(undefined, {
+      execute: () =>
+        new Promise<CommandAnswer>((resolve) => (release = () => resolve({ message: message("slow") }))),
+    });
+    const core = createInteractionCore({
+      commands: new Map<string, CommandModule>([
+        ["slow", slow],
+        ["echo", holdingButtons({ message: message("held page") })],
+      ]),
+      services: coreServices(),
+      logger: silentLogger(),
+      deferAfterMs: 5_000,
+      maxActive: 1,
+      maxQueued: 0,
+    });
+    const busy = recordingResponder();
+    const running = core.handle(slashPayload("slow", { sequence: 1 }), busy.responder);
+    const { responder, calls } = recordingResponder();
+    await core.handle(buttonPayload("echo:key"), responder);
+    expect(answered(calls).content).toBe("held page");
+    release();
+    await running;
+  });
+
+  it("takes the steps when nothing is held, for a private page, a removal, or more after it", async () => {
+    const privacy = { kind: "private", repository: "demo/secret" } as unknown as CommandAnswer["privacy"];
+    const cases = [
+      holdingButtons(undefined),
+      holdingButtons({ message: message("held"), privacy }),
+      holdingButtons({ message: message("held"), removeMessage: true }),
+      holdingButtons({ message: message("held"), privateRest: { message: message("rest") } }),
+    ];
+    for (const command of cases) {
+      const { responder, calls } = recordingResponder();
+      await coreWith(command).handle(buttonPayload("echo:key"), responder);
+      expect(command.pressed).toBe(1);
+      expect(answered(calls)).toMatchObject({
+        type: InteractionResponseType.UpdateMessage,
+        content: "from the steps",
+      });
+    }
+  });
+
+  it("says what went wrong, to the presser alone, when holding the page fails", async () => {
+    const command = holdingButtons(undefined, {
+      buttonHeld: () => {
+        throw new Error("a bug");
+      },
+    });
+    const { responder, calls } = recordingResponder();
+    await coreWith(command).handle(buttonPayload("echo:key"), responder);
+    expect(answered(calls).flags).toBeDefined();
+    expect(command.pressed).toBe(0);
   });
 });
