@@ -12,6 +12,7 @@ import { benchFirstBlame } from "./first-blame.js";
 import { benchFormatBlame } from "./format-blame.js";
 import { benchPreviewLatency, benchPreviewMemory } from "./link-previews.js";
 import { benchFormatOnce } from "./format-once.js";
+import { benchPageTurns } from "./page-turns.js";
 import { benchIssues } from "./issues.js";
 import { benchMessageMenus } from "./message-menus.js";
 import { benchOwners } from "./owners.js";
@@ -48,6 +49,7 @@ const sections: Array<[string, () => Promise<string[]>]> = quick
       ["Formatting", benchFormatBlame],
       ["First /blame: CPU and bytes stored (issue 23)", benchFirstBlame],
       ["Format once, warm before ready (issue 23, CPU in process)", benchFormatOnce],
+      ["Page turns held in process beside the steps (issue 23, in process)", benchPageTurns],
       ["Cache bound (LRU bookkeeping)", benchCacheBound],
       ["SQLite: one query through Database#all beside a prepared statement", benchSqliteQueries],
       ["Cache bound in Redis (memory Redis holds per booked MB)", benchRedisMemory],
