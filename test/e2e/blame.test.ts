@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { InteractionResponseType } from "discord-api-types/v10";
 import { describe, expect, it } from "vitest";
 import { DEMO_PATHS, DEMO_REFS, DEMO_REPOSITORIES } from "../../src/sandbox/github/index.js";
 import { transcriptOf } from "../../src/sandbox/transcript.js";
@@ -200,6 +201,19 @@ describe("/blame answers", () => {
     const backEmbed = back.after.message.embeds[0]!;
     expect(backEmbed.description).toMatch(/^Lines 30–39 of /);
     expect(backEmbed.footer?.text).toContain(`pinned to ${main.slice(0, 7)}`);
+
+    // Next again: a page this process read and whose buttons it stored (issue 23: held in process,
+    // it replaces the message at once), the same page as the first time, asking GitHub nothing.
+    const asked = world().github.requests.length;
+    const again = await press(world(), back.after, /Next lines/);
+    expect(again.record.errors).toEqual([]);
+    expect(again.record.deferred).toBe(false);
+    expect(again.record.callbacks.map((callback) => callback.type)).toEqual([
+      InteractionResponseType.UpdateMessage,
+    ]);
+    expect(again.after.message.embeds[0]!.description).toBe(nextEmbed.description);
+    expect(again.after.message.embeds[0]!.url).toBe(nextEmbed.url);
+    expect(world().github.requests.length).toBe(asked);
     // Whatever the buttons asked GitHub, they asked for that commit, never for the branch again.
     for (const request of world().github.requests.slice(before)) {
       expect(request.variables?.expression).toBe(main);
