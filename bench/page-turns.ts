@@ -8,21 +8,14 @@
  *
  *   npx tsx bench/page-turns.ts
  */
-import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { APIInteraction } from "discord-api-types/v10";
 import type { CommandModule } from "../src/bot/commandModule.js";
 import { createInteractionCore, type InteractionCore } from "../src/bot/core/interactionCore.js";
 import type { Responder } from "../src/bot/core/responder.js";
 import { loadCommands } from "../src/bot/loadCommands.js";
-import { loadConfig } from "../src/config.js";
-import { createServices } from "../src/createServices.js";
 import { silentLogger } from "../src/logger.js";
-import { DEMO_TOKEN, startGitHubStandIn } from "../src/sandbox/github/index.js";
-import { interactionBody } from "./load/httpSteps.js";
+import { benchServices, interactionBody } from "./load/httpSteps.js";
 import { percentile } from "./load/rates.js";
 
 const PRESSES = 5_000;
@@ -38,21 +31,9 @@ function press(n: number, customId: string): APIInteraction {
 }
 
 export async function benchPageTurns(): Promise<string[]> {
-  const github = await startGitHubStandIn();
-  github.setRateLimit(DEMO_TOKEN, { limit: 1_000_000_000, remaining: 1_000_000_000 });
-  const dataDir = await mkdtemp(join(tmpdir(), "reposcout-bench-pages-"));
-  const config = loadConfig({
-    DISCORD_TOKEN: "bench.token.value",
-    GITHUB_API_URL: github.restUrl,
-    GITHUB_GRAPHQL_URL: github.graphqlUrl,
-    GITHUB_TOKEN: DEMO_TOKEN,
-    TOKEN_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
-    DATA_DIR: dataDir,
-    DEFAULT_TOKEN_SHARE: "1",
-    LOG_LEVEL: "warn",
-  });
   const logger = silentLogger();
-  const running = await createServices(config, logger);
+  const services = await benchServices({}, { logger, memoryStores: false });
+  const { running } = services;
   try {
     const commands = await loadCommands();
     const withoutHeld = new Map<string, CommandModule>(
@@ -124,9 +105,7 @@ export async function benchPageTurns(): Promise<string[]> {
       `  held / steps, median CPU: ${(median(held.cpu) / median(steps.cpu)).toFixed(2)}×`,
     ];
   } finally {
-    await running.close();
-    await github.close();
-    await rm(dataDir, { recursive: true, force: true });
+    await services.close();
   }
 }
 

@@ -31,10 +31,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config.js";
-import { createServices } from "../../src/createServices.js";
+import { createServices, type RunningServices } from "../../src/createServices.js";
+import type { Logger } from "../../src/logger.js";
 import { createInteractionCore } from "../../src/bot/core/interactionCore.js";
 import { loadCommands } from "../../src/bot/loadCommands.js";
-import { createBotMetrics } from "../../src/metrics/botMetrics.js";
+import { createBotMetrics, type BotMetrics } from "../../src/metrics/botMetrics.js";
 import { DEMO_TOKEN, startGitHubStandIn } from "../../src/sandbox/github/index.js";
 import { percentile } from "./rates.js";
 
@@ -183,16 +184,20 @@ export async function throughHttp(
  * stand-in in this process for the first read: each interaction is a cached /blame from then on.
  * Also the message it answers with, for a bare handler to send the same bytes.
  */
-export async function wholeBot(
-  signer: InteractionSigner,
-  rest: Parameters<typeof createInteractionsEndpoint>[0]["rest"],
-): Promise<{ handler: Handler; core: InteractionCore; message: string; close(): Promise<void> }> {
+/**
+ * The bot's services for a bench in this process: the GitHub stand-in behind them (its rate limit
+ * out of reach), a data folder of their own (SQLite stores unless `memoryStores`), `env` added to
+ * the configuration. `close` stops them and removes the folder.
+ */
+export async function benchServices(
+  env: Record<string, string>,
+  options: { logger: Logger; metrics?: BotMetrics; memoryStores: boolean },
+): Promise<{ running: RunningServices; close(): Promise<void> }> {
   const github = await startGitHubStandIn();
   github.setRateLimit(DEMO_TOKEN, { limit: 1_000_000_000, remaining: 1_000_000_000 });
-  const dataDir = await mkdtemp(join(tmpdir(), "reposcout-bench-steps-"));
+  const dataDir = await mkdtemp(join(tmpdir(), "reposcout-bench-services-"));
   const config = loadConfig({
     DISCORD_TOKEN: "bench.token.value",
-    DISCORD_PUBLIC_KEY: signer.publicKeyHex,
     GITHUB_API_URL: github.restUrl,
     GITHUB_GRAPHQL_URL: github.graphqlUrl,
     GITHUB_TOKEN: DEMO_TOKEN,
@@ -200,10 +205,33 @@ export async function wholeBot(
     DATA_DIR: dataDir,
     DEFAULT_TOKEN_SHARE: "1",
     LOG_LEVEL: "warn",
+    ...env,
   });
+  const running = await createServices(config, options.logger, {
+    ...(options.metrics ? { metrics: options.metrics } : {}),
+    memoryStores: options.memoryStores,
+  });
+  return {
+    running,
+    async close() {
+      await running.close();
+      await github.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function wholeBot(
+  signer: InteractionSigner,
+  rest: Parameters<typeof createInteractionsEndpoint>[0]["rest"],
+): Promise<{ handler: Handler; core: InteractionCore; message: string; close(): Promise<void> }> {
   const logger = pino({ level: "warn" });
   const metrics = createBotMetrics();
-  const running = await createServices(config, logger, { metrics, memoryStores: true });
+  const services = await benchServices(
+    { DISCORD_PUBLIC_KEY: signer.publicKeyHex },
+    { logger, metrics, memoryStores: true },
+  );
+  const { running } = services;
   const core = createInteractionCore({
     commands: await loadCommands(),
     services: running.services,
@@ -237,11 +265,7 @@ export async function wholeBot(
     handler,
     core,
     message,
-    async close() {
-      await running.close();
-      await github.close();
-      await rm(dataDir, { recursive: true, force: true });
-    },
+    close: () => services.close(),
   };
 }
 

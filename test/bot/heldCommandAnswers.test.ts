@@ -28,28 +28,29 @@ function requestOf(userId = "1300000000000000001"): CommandRequest {
   };
 }
 
+// One process's services, the GitHub stand-in behind them, for both kinds of held answer.
+let github: GitHubStandIn;
+let running: RunningServices;
+
+beforeAll(async () => {
+  github = await startGitHubStandIn();
+  const config = loadConfig({
+    DISCORD_TOKEN: "test.token.value",
+    GITHUB_API_URL: github.restUrl,
+    GITHUB_GRAPHQL_URL: github.graphqlUrl,
+    GITHUB_TOKEN: DEMO_TOKEN,
+    TOKEN_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+    DATA_DIR: "unused",
+    LOG_LEVEL: "warn",
+  });
+  running = await createServices(config, silentLogger(), { memoryStores: true });
+});
+afterAll(async () => {
+  await running?.close();
+  await github?.close();
+});
+
 describe("a command's held answer (issue 23)", () => {
-  let github: GitHubStandIn;
-  let running: RunningServices;
-
-  beforeAll(async () => {
-    github = await startGitHubStandIn();
-    const config = loadConfig({
-      DISCORD_TOKEN: "test.token.value",
-      GITHUB_API_URL: github.restUrl,
-      GITHUB_GRAPHQL_URL: github.graphqlUrl,
-      GITHUB_TOKEN: DEMO_TOKEN,
-      TOKEN_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
-      DATA_DIR: "unused",
-      LOG_LEVEL: "warn",
-    });
-    running = await createServices(config, silentLogger(), { memoryStores: true });
-  });
-  afterAll(async () => {
-    await running?.close();
-    await github?.close();
-  });
-
   const asked: Array<{
     command: CommandModule;
     options: Record<string, string>;
@@ -114,27 +115,6 @@ function buttonIds(message: { components: readonly unknown[] }, prefix: string):
 }
 
 describe("a button's held page (issue 23)", () => {
-  let github: GitHubStandIn;
-  let running: RunningServices;
-
-  beforeAll(async () => {
-    github = await startGitHubStandIn();
-    const config = loadConfig({
-      DISCORD_TOKEN: "test.token.value",
-      GITHUB_API_URL: github.restUrl,
-      GITHUB_GRAPHQL_URL: github.graphqlUrl,
-      GITHUB_TOKEN: DEMO_TOKEN,
-      TOKEN_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
-      DATA_DIR: "unused",
-      LOG_LEVEL: "warn",
-    });
-    running = await createServices(config, silentLogger(), { memoryStores: true });
-  });
-  afterAll(async () => {
-    await running?.close();
-    await github?.close();
-  });
-
   const pressed: Array<{ command: CommandModule; options: Record<string, string> }> = [
     { command: blame, options: { repo: "demo/widgets", path: "src/engine.ts", lines: "100-140" } },
     { command: contents, options: { repo: "demo/widgets", path: "src/engine.ts", lines: "10-30" } },

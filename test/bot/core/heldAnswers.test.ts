@@ -1,4 +1,4 @@
-import { InteractionResponseType } from "discord-api-types/v10";
+import { InteractionResponseType, type APIInteraction } from "discord-api-types/v10";
 import { describe, expect, it } from "vitest";
 import type { CommandAnswer, CommandModule } from "../../../src/bot/commandModule.js";
 import { createInteractionCore } from "../../../src/bot/core/interactionCore.js";
@@ -68,6 +68,37 @@ const servicesWithThreads = (held: boolean | undefined): Services => {
   return services;
 };
 
+/**
+ * What `echo` (`command`) answers to `payload` while another command holds the one work slot and
+ * the queue takes none; that command's own answer comes once released.
+ */
+async function answeredWhileBusy(command: CommandModule, payload: APIInteraction): Promise<ResponderCall[]> {
+  let release!: () => void;
+  const slow = holdingCommand(undefined, {
+    execute: () =>
+      new Promise<CommandAnswer>((resolve) => (release = () => resolve({ message: message("slow") }))),
+  });
+  const core = createInteractionCore({
+    commands: new Map<string, CommandModule>([
+      ["slow", slow],
+      ["echo", command],
+    ]),
+    services: coreServices(),
+    logger: silentLogger(),
+    deferAfterMs: 5_000,
+    maxActive: 1,
+    maxQueued: 0,
+  });
+  const busy = recordingResponder();
+  const running = core.handle(slashPayload("slow", { sequence: 1 }), busy.responder);
+  const { responder, calls } = recordingResponder();
+  await core.handle(payload, responder);
+  release();
+  await running;
+  expect(answered(busy.calls).content).toBe("slow");
+  return calls;
+}
+
 describe("an answer held in process (issue 23)", () => {
   it("is the first response, and the command's steps never run", async () => {
     const command = holdingCommand({ message: message("held") });
@@ -82,31 +113,11 @@ describe("an answer held in process (issue 23)", () => {
   });
 
   it("needs no work slot: answered while every slot is taken and the queue is full", async () => {
-    let release!: () => void;
-    const slow = holdingCommand(undefined, {
-      execute: () =>
-        new Promise<CommandAnswer>((resolve) => (release = () => resolve({ message: message("slow") }))),
-    });
-    const fast = holdingCommand({ message: message("held") });
-    const core = createInteractionCore({
-      commands: new Map<string, CommandModule>([
-        ["slow", slow],
-        ["echo", fast],
-      ]),
-      services: coreServices(),
-      logger: silentLogger(),
-      deferAfterMs: 5_000,
-      maxActive: 1,
-      maxQueued: 0,
-    });
-    const busy = recordingResponder();
-    const running = core.handle(slashPayload("slow", { sequence: 1 }), busy.responder);
-    const { responder, calls } = recordingResponder();
-    await core.handle(slashPayload("echo", { sequence: 2 }), responder);
+    const calls = await answeredWhileBusy(
+      holdingCommand({ message: message("held") }),
+      slashPayload("echo", { sequence: 2 }),
+    );
     expect(answered(calls).content).toBe("held");
-    release();
-    await running;
-    expect(answered(busy.calls).content).toBe("slow");
   });
 
   it("takes the steps when the command holds nothing", async () => {
@@ -208,29 +219,11 @@ describe("a page held in process, for a button press (issue 23)", () => {
   });
 
   it("needs no work slot: answered while every slot is taken and the queue is full", async () => {
-    let release!: () => void;
-    const slow = holdingCommand(undefined, {
-      execute: () =>
-        new Promise<CommandAnswer>((resolve) => (release = () => resolve({ message: message("slow") }))),
-    });
-    const core = createInteractionCore({
-      commands: new Map<string, CommandModule>([
-        ["slow", slow],
-        ["echo", holdingButtons({ message: message("held page") })],
-      ]),
-      services: coreServices(),
-      logger: silentLogger(),
-      deferAfterMs: 5_000,
-      maxActive: 1,
-      maxQueued: 0,
-    });
-    const busy = recordingResponder();
-    const running = core.handle(slashPayload("slow", { sequence: 1 }), busy.responder);
-    const { responder, calls } = recordingResponder();
-    await core.handle(buttonPayload("echo:key"), responder);
+    const calls = await answeredWhileBusy(
+      holdingButtons({ message: message("held page") }),
+      buttonPayload("echo:key"),
+    );
     expect(answered(calls).content).toBe("held page");
-    release();
-    await running;
   });
 
   it("takes the steps when nothing is held, for a private page, a removal, or more after it", async () => {
