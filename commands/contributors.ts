@@ -9,8 +9,9 @@ import { ExpiredComponentError, InvalidOptionError } from "../src/errors.js";
 import { formatContributors } from "../src/format/contributors.js";
 import { formatThreadSummary, threadName } from "../src/format/error.js";
 import { freshnessText, type NavigationButtons } from "../src/format/message.js";
-import type { Asker } from "../src/answers/scout.js";
-import type { RepoRef } from "../src/github/types.js";
+import type { Asker, Fetched } from "../src/answers/scout.js";
+import { heldButtonState, heldButtons, storedButtons, type ButtonPages } from "../src/bot/buttonState.js";
+import type { ContributorsPage, RepoRef } from "../src/github/types.js";
 import { parseRepoArgument, webHostsOf } from "../src/input/repoArgument.js";
 
 interface ContributorsArgs {
@@ -30,29 +31,36 @@ const rawSchema = z.object({
   thread: z.boolean().optional(),
 });
 
-async function render(
+type ContributorsButtonState = z.infer<typeof buttonStateSchema>;
+
+/** The pages the buttons turn to (checked first: the page asked must exist). */
+function pagesOf(
+  result: ContributorsPage,
   repo: RepoRef,
   pageNumber: number,
-  asker: Asker,
-  services: Services,
-): Promise<CommandAnswer> {
-  const fetched = await services.scout.contributors(asker, { repo, page: pageNumber });
-  const result = fetched.value;
-  const subject = `${repo.owner}/${repo.name}`;
+): ButtonPages<ContributorsButtonState> {
   checkPageInRange({
     list: "contributors",
-    subject,
+    subject: `${repo.owner}/${repo.name}`,
     page: pageNumber,
     shown: result.contributors.length,
     pages: result.lastPage,
   });
-  const buttons: NavigationButtons = {};
-  if (result.hasPreviousPage || pageNumber > 1) {
-    buttons.previous = `contributors:${await services.buttons.put({ repo, page: Math.max(1, pageNumber - 1) })}`;
-  }
-  if (result.hasNextPage) {
-    buttons.next = `contributors:${await services.buttons.put({ repo, page: pageNumber + 1 })}`;
-  }
+  const pages: ButtonPages<ContributorsButtonState> = {};
+  if (result.hasPreviousPage || pageNumber > 1) pages.previous = { repo, page: Math.max(1, pageNumber - 1) };
+  if (result.hasNextPage) pages.next = { repo, page: pageNumber + 1 };
+  return pages;
+}
+
+/** The page, its buttons' custom ids in hand. */
+function answerOf(
+  fetched: Fetched<ContributorsPage>,
+  repo: RepoRef,
+  buttons: NavigationButtons,
+  services: Services,
+): CommandAnswer {
+  const result = fetched.value;
+  const subject = `${repo.owner}/${repo.name}`;
   const now = services.now();
   const repoUrl = `${services.config.github.webUrl}/${subject}`;
   // Kept per answer (format once): the freshness text is the only part that moves with the clock.
@@ -65,6 +73,30 @@ async function render(
     summary: formatThreadSummary("contributors", subject),
     ...(fetched.privacy ? { privacy: fetched.privacy } : {}),
   };
+}
+
+async function render(
+  repo: RepoRef,
+  pageNumber: number,
+  asker: Asker,
+  services: Services,
+): Promise<CommandAnswer> {
+  const fetched = await services.scout.contributors(asker, { repo, page: pageNumber });
+  const pages = pagesOf(fetched.value, repo, pageNumber);
+  return answerOf(fetched, repo, await storedButtons("contributors", pages, services.buttons), services);
+}
+
+/** {@link render} at once, when its read and its buttons' states are held; else undefined. */
+function heldPage(
+  repo: RepoRef,
+  pageNumber: number,
+  asker: Asker,
+  services: Services,
+): CommandAnswer | undefined {
+  const fetched = services.scout.heldContributors?.(asker, { repo, page: pageNumber });
+  if (!fetched) return undefined;
+  const buttons = heldButtons("contributors", pagesOf(fetched.value, repo, pageNumber), services.buttons);
+  return buttons && answerOf(fetched, repo, buttons, services);
 }
 
 /** `/contributors`: a repository's contributors as GitHub pages them, 30 a page. */
@@ -103,12 +135,17 @@ export const command: CommandModule<ContributorsArgs> = {
   execute(args, request, services) {
     return render(args.repo, args.page, request, services);
   },
+  answerHeld: (args, request, services) => heldPage(args.repo, args.page, request, services),
   async button(context, services) {
     const state = buttonStateSchema.safeParse(
       await services.buttons.get(context.customId.slice("contributors:".length)),
     );
     if (!state.success) throw new ExpiredComponentError("contributors");
     return render(state.data.repo, state.data.page, context.request, services);
+  },
+  buttonHeld(context, services) {
+    const state = heldButtonState(services.buttons, context.customId, "contributors", buttonStateSchema);
+    return state && heldPage(state.repo, state.page, context.request, services);
   },
   async autocomplete(focused, _options, request, services) {
     return focused.name === "repo" ? suggestRepositories(focused.value, request, services) : [];

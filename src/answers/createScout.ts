@@ -3,7 +3,7 @@ import { newReadTrail, type AnswerCache, type CachedAnswer, type ReadTrail } fro
 import type { GitHubClient } from "../github/client.js";
 import { PathNotFoundError } from "../github/errors.js";
 import type { TokenUse } from "../github/tokenSpend.js";
-import type { BlameAnswer, ContentsAnswer, RepoRef } from "../github/types.js";
+import type { BlameAnswer, ContentsAnswer, ContributorsPage, RepoRef } from "../github/types.js";
 import type { DefaultTokenShare } from "../tokens/defaultTokenShare.js";
 import { MissingTokenError, type ResolvedToken, type TokenResolver } from "../tokens/tokenResolver.js";
 import { createHeldReads, fetchedFrom, heldReadKeys } from "./heldReads.js";
@@ -227,6 +227,22 @@ export function createScout(options: {
     );
   }
 
+  /**
+   * A held page of contributors, its repository remembered for autocomplete as the steps do: only
+   * while the steps would read no "not found" note from the store (they read one before the
+   * repository's access, and a note there would refuse the page).
+   */
+  function contributorsAgain(
+    heldKey: string,
+    resolved: ResolvedToken,
+    repo: RepoRef,
+  ): Fetched<ContributorsPage> | undefined {
+    if (!privateAccess.surelyNotMissing(resolved, repo)) return undefined;
+    const again = heldReads.again<ContributorsPage>(heldKey, resolved.origin);
+    if (again) recent.remember(resolved.fingerprint, `${repo.owner}/${repo.name}`);
+    return again;
+  }
+
   const ownership = createOwnershipAnswers({
     github,
     cache,
@@ -332,34 +348,49 @@ export function createScout(options: {
     async contributors(asker, args) {
       const resolved = await tokens.resolve(asker);
       const { origin, fingerprint } = resolved;
+      const key = heldReadKeys.contributors(resolved, args);
+      const again = contributorsAgain(key, resolved, args.repo);
+      if (again) return again;
+      const trail = newReadTrail();
       // REST says nothing of visibility: the cheap GraphQL read goes alongside (and is cached for
       // the short TTL, so paging costs it once). Awaited inside the fetch, so a refused page is
       // never stored. A public-only token reads it first: a private repository is then refused
       // before REST could tell whether it is empty or too large.
-      const access = privateAccess.access(asker, resolved, args.repo).then((seen) => seen.value);
+      const access = privateAccess.access(asker, resolved, args.repo, trail).then((seen) => seen.value);
       access.catch(() => undefined);
       if (privateAccess.publicOnly(resolved)) privateAccess.admit(resolved, await access);
-      const answer = await cache.getOrFetch({
-        kind: "contributors",
-        fingerprint,
-        ttl: "short",
-        args: withFields(repoArgs(args.repo), { page: args.page }),
-        // Past the short lifetime the client revalidates with If-None-Match: a 304 costs no budget.
-        fetch: async () => {
-          const [page, seen] = await Promise.all([
-            upstream(asker, resolved, "core", (token) =>
-              github.contributors(token, { repo: args.repo, page: args.page }),
-            ),
-            access,
-          ]);
-          privateAccess.admit(resolved, seen);
-          return page;
+      const answer = await cache.getOrFetch(
+        {
+          kind: "contributors",
+          fingerprint,
+          ttl: "short",
+          args: withFields(repoArgs(args.repo), { page: args.page }),
+          // Past the short lifetime the client revalidates with If-None-Match: a 304 costs no budget.
+          fetch: async () => {
+            const [page, seen] = await Promise.all([
+              upstream(asker, resolved, "core", (token) =>
+                github.contributors(token, { repo: args.repo, page: args.page }),
+              ),
+              access,
+            ]);
+            privateAccess.admit(resolved, seen);
+            return page;
+          },
         },
-      });
+        trail,
+      );
       const seen = await access;
       privateAccess.admit(resolved, seen);
       recent.remember(fingerprint, `${args.repo.owner}/${args.repo.name}`);
-      return fetchedFrom(answer, origin, repositoryPrivacy(seen));
+      const privacy = repositoryPrivacy(seen);
+      // Public, its page and access both read from the tier, and no "not found" note read: the
+      // same steps would give it again while those records are held.
+      if (!privacy) heldReads.hold(key, trail, answer);
+      return fetchedFrom(answer, origin, privacy);
+    },
+    heldContributors(asker, args) {
+      const resolved = tokens.resolveHeld?.(asker);
+      return resolved && contributorsAgain(heldReadKeys.contributors(resolved, args), resolved, args.repo);
     },
     history: (asker, args) => ownership.history(asker, args),
     owners: (asker, args) => ownership.owners(asker, args),

@@ -102,6 +102,18 @@ export const heldReadKeys = {
     const at = [kind, resolved.fingerprint, resolved.origin, repo.owner, repo.name, args.ref ?? "HEAD"];
     return JSON.stringify(at.concat(args.path));
   },
+  contributors: (
+    resolved: ResolvedToken,
+    args: { repo: { owner: string; name: string }; page: number },
+  ): string =>
+    JSON.stringify([
+      "contributors",
+      resolved.fingerprint,
+      resolved.origin,
+      args.repo.owner.toLowerCase(),
+      args.repo.name.toLowerCase(),
+      args.page,
+    ]),
   viewer: (resolved: ResolvedToken): string =>
     JSON.stringify(["viewer", resolved.fingerprint, resolved.origin]),
   repositories: (resolved: ResolvedToken, args: RepositoriesArgs): string =>

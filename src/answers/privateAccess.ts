@@ -1,5 +1,5 @@
 import { LRUCache } from "lru-cache";
-import type { AnswerCache, CachedAnswer } from "../cache/answerCache.js";
+import type { AnswerCache, CachedAnswer, ReadTrail } from "../cache/answerCache.js";
 import { UserFacingError } from "../errors.js";
 import type { AnswerPrivacy } from "../format/privacy.js";
 import type { GitHubClient } from "../github/client.js";
@@ -86,12 +86,22 @@ export interface PrivateAccess {
    * @throws RepositoryNotFoundError when the token sees no such repository (for the default token,
    *   remembered for the short TTL: made-up names asked again cost its shared budget nothing).
    */
-  access(asker: TokenAsker, resolved: ResolvedToken, repo: RepoRef): Promise<CachedAnswer<RepositoryAccess>>;
+  access(
+    asker: TokenAsker,
+    resolved: ResolvedToken,
+    repo: RepoRef,
+    trail?: ReadTrail,
+  ): Promise<CachedAnswer<RepositoryAccess>>;
   /**
    * Throws the "not found" this token was given for `repo` within the short TTL, if remembered
    * (see {@link noteMissing}): asked again, a made-up name costs the shared budget nothing.
    */
   refuseKnownMissing(resolved: ResolvedToken, repo: RepoRef): Promise<void>;
+  /**
+   * Whether {@link refuseKnownMissing} would pass at once, reading no store: a token other than the
+   * default, or a repository the store said lately was not noted missing.
+   */
+  surelyNotMissing(resolved: ResolvedToken, repo: RepoRef): boolean;
   /**
    * Remembers a "not found" of `repo` for the short TTL when the default token was told so (other
    * errors, other tokens: nothing): its budget is everyone's, so a made-up name asked again must
@@ -157,6 +167,10 @@ export function createPrivateAccess(options: {
     return `${resolved.fingerprint}/${owner}/${name}`;
   };
 
+  function surelyNotMissing(resolved: ResolvedToken, repo: RepoRef): boolean {
+    return resolved.origin !== "default" || notMissing.has(notMissingKey(resolved, repo));
+  }
+
   async function refuseKnownMissing(resolved: ResolvedToken, repo: RepoRef): Promise<void> {
     // Only the default token's are remembered (noteMissing): other tokens need not ask the store.
     if (resolved.origin !== "default") return;
@@ -198,16 +212,22 @@ export function createPrivateAccess(options: {
     asker: TokenAsker,
     resolved: ResolvedToken,
     repo: RepoRef,
+    trail?: ReadTrail,
   ): Promise<CachedAnswer<RepositoryAccess>> {
+    // A read of the store for a "not found" note is a lookup past the tier: the trail goes cold.
+    if (trail && !surelyNotMissing(resolved, repo)) trail.cold = true;
     await refuseKnownMissing(resolved, repo);
     try {
-      return await cache.getOrFetch<RepositoryAccess>({
-        kind: "access",
-        fingerprint: resolved.fingerprint,
-        ttl: "short",
-        args: accessArgs(repo),
-        fetch: () => upstream(asker, resolved, "graphql", (token) => github.repositoryAccess(token, repo)),
-      });
+      return await cache.getOrFetch<RepositoryAccess>(
+        {
+          kind: "access",
+          fingerprint: resolved.fingerprint,
+          ttl: "short",
+          args: accessArgs(repo),
+          fetch: () => upstream(asker, resolved, "graphql", (token) => github.repositoryAccess(token, repo)),
+        },
+        trail,
+      );
     } catch (error) {
       await noteMissing(resolved, repo, error);
       throw error;
@@ -219,6 +239,7 @@ export function createPrivateAccess(options: {
     admit,
     access,
     refuseKnownMissing,
+    surelyNotMissing,
     noteMissing,
     read,
     async settle(asker, resolved, repo, facts, fromCache) {

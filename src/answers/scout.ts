@@ -80,6 +80,14 @@ export interface Scout {
   /** What `repositories` would give, when this process can tell at once (as {@link Scout.heldBlame}). */
   heldRepositories?(asker: Asker, args: RepositoriesArgs): Fetched<RepositoriesPage> | undefined;
   contributors(asker: Asker, args: { repo: RepoRef; page: number }): Promise<Fetched<ContributorsPage>>;
+  /**
+   * What `contributors` would give, when this process can tell at once (as {@link Scout.heldBlame}):
+   * the page and the repository's access both held, public, and no "not found" note to read.
+   */
+  heldContributors?(
+    asker: Asker,
+    args: { repo: RepoRef; page: number },
+  ): Fetched<ContributorsPage> | undefined;
   /** An issue or a pull request by number: short-lived, but a merged pull request lives long. */
   issue(asker: Asker, args: { repo: RepoRef; number: number }): Promise<Fetched<IssueAnswer>>;
   /** A commit by ref (default: the default branch): pinned by its id, long-lived. */

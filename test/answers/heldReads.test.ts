@@ -5,6 +5,7 @@ import { createAnswerCache, newReadTrail, type AnswerCache } from "../../src/cac
 import type { CacheStore } from "../../src/cache/guardedStore.js";
 import type { GitHubClient } from "../../src/github/client.js";
 import type { BlameAnswer, RepoRef, RepositoryVisibility } from "../../src/github/types.js";
+import { RepositoryNotFoundError } from "../../src/github/errors.js";
 import { silentLogger } from "../../src/logger.js";
 import { repositoryHeader } from "./githubFixtures.js";
 import type { ResolvedToken, TokenResolver } from "../../src/tokens/tokenResolver.js";
@@ -57,11 +58,14 @@ function fakeGitHub() {
   const state = {
     head: "c".repeat(40),
     visibility: { widgets: "PUBLIC", secret: "PRIVATE" } as Record<string, RepositoryVisibility>,
+    /** Repositories GitHub now says it has no such one of. */
+    gone: new Set<string>(),
   };
   const calls: string[] = [];
   const client = {
     blame: async (_token: string, args: { repo: RepoRef; ref?: string; path: string }) => {
       calls.push(`blame ${args.repo.name}/${args.path}@${args.ref ?? "HEAD"}`);
+      if (state.gone.has(args.repo.name)) throw new RepositoryNotFoundError(args.repo);
       const oid = args.ref && /^[0-9a-f]{40}$/.test(args.ref) ? args.ref : state.head;
       return blameOf(args.repo, state.visibility[args.repo.name]!, oid);
     },
@@ -95,6 +99,17 @@ function fakeGitHub() {
         pageInfo: { startCursor: null, endCursor: null, hasNextPage: false, hasPreviousPage: false },
       };
     },
+    contributors: async (_token: string, args: { repo: RepoRef; page: number }) => {
+      calls.push(`contributors ${args.repo.name} ${args.page}`);
+      return {
+        page: args.page,
+        perPage: 30,
+        contributors: [{ login: "alice", contributions: 12, url: "https://github.com/alice", type: "User" }],
+        lastPage: 1,
+        hasNextPage: false,
+        hasPreviousPage: false,
+      };
+    },
     repositoryAccess: async (_token: string, repo: RepoRef) => {
       calls.push(`access ${repo.name}`);
       const visibility = state.visibility[repo.name]!;
@@ -104,7 +119,11 @@ function fakeGitHub() {
   return { client: client as unknown as GitHubClient, calls, state };
 }
 
-function setUp(hotTierBytes = 1 << 20) {
+/**
+ * A Scout over a counting store and the fake GitHub, asking with `resolved`. Its token resolver
+ * answers only when awaited, unless `heldToken` (then `resolveHeld` gives it too).
+ */
+function setUp(hotTierBytes = 1 << 20, resolved: ResolvedToken = SERVER, heldToken = false) {
   let clock = Date.parse("2026-11-29T10:00:00Z");
   const lookups: string[] = [];
   const store = countingStore();
@@ -117,7 +136,11 @@ function setUp(hotTierBytes = 1 << 20) {
     onLookup: (kind, result) => lookups.push(`${kind} ${result}`),
   });
   const github = fakeGitHub();
-  const tokens: TokenResolver = { resolve: async () => SERVER, forget: async () => undefined };
+  const tokens: TokenResolver = {
+    resolve: async () => resolved,
+    ...(heldToken ? { resolveHeld: () => resolved } : {}),
+    forget: async () => undefined,
+  };
   const recent = createRecentRepositories();
   // What each held read's check answered: true is an answer given without its steps.
   const held: boolean[] = [];
@@ -240,6 +263,68 @@ describe("a list held like a pinned read (issue 23)", () => {
     const mixed = await scout.repositories(ASKER, { login: "mixed", ...page });
     expect(mixed.privacy).toEqual({ kind: "list", owner: "mixed", privateCount: 1 });
     await scout.repositories(ASKER, { login: "mixed", ...page });
+    expect(held).toEqual([true]);
+  });
+});
+
+describe("a page of contributors held with its repository's access (issue 23)", () => {
+  const args = { repo: widgets, page: 1 };
+
+  it("gives a public page again with its access, as the steps do, reading no store", async () => {
+    const { scout, github, store, lookups, held, recent } = setUp(1 << 20, SERVER, true);
+    expect(scout.heldContributors!(ASKER, args)).toBeUndefined();
+    const first = await scout.contributors(ASKER, args);
+    expect(first.freshness.fromCache).toBe(false);
+    lookups.length = 0;
+    const second = await scout.contributors(ASKER, args);
+    const stepsLookups = [...lookups];
+    expect(stepsLookups).toEqual(expect.arrayContaining(["access hit", "contributors hit"]));
+    const reads = store.reads();
+    lookups.length = 0;
+    // The repository is remembered for autocomplete, as the steps remember it.
+    const remembered: string[] = [];
+    const remember = recent.remember.bind(recent);
+    recent.remember = (fingerprint, name) => {
+      remembered.push(name);
+      return remember(fingerprint, name);
+    };
+    const third = scout.heldContributors!(ASKER, { repo: { owner: "Demo", name: "Widgets" }, page: 1 });
+    expect(held).toEqual([true]);
+    expect(third).toEqual(second);
+    expect(third!.value).toBe(second.value);
+    expect(lookups).toEqual(stepsLookups);
+    expect(store.reads()).toBe(reads);
+    expect(await scout.contributors(ASKER, args)).toEqual(second);
+    expect([...github.calls].sort()).toEqual(["access widgets", "contributors widgets 1"]);
+    expect(remembered).toEqual(["Demo/Widgets", "demo/widgets"]);
+  });
+
+  it("never holds a private repository's page: its access is read each time", async () => {
+    const { scout, held, lookups } = setUp(1 << 20, SERVER, true);
+    await scout.contributors(ASKER, { repo: secret, page: 1 });
+    const second = await scout.contributors(ASKER, { repo: secret, page: 1 });
+    expect(second.privacy).toBeDefined();
+    lookups.length = 0;
+    expect(scout.heldContributors!(ASKER, { repo: secret, page: 1 })).toBeUndefined();
+    await scout.contributors(ASKER, { repo: secret, page: 1 });
+    expect(lookups).toContain("access hit");
+    expect(held).toEqual([]);
+  });
+
+  it('with the default token, holds nothing past a "not found" noted since: the steps refuse the page', async () => {
+    const DEFAULT: ResolvedToken = { token: "default-token", origin: "default", fingerprint: "2".repeat(32) };
+    const { scout, github, held } = setUp(1 << 20, DEFAULT, true);
+    await scout.contributors(ASKER, args);
+    const second = await scout.contributors(ASKER, args);
+    expect(scout.heldContributors!(ASKER, args)).toEqual(second);
+    expect(held).toEqual([true]);
+    // GitHub now has no such repository: another read with the token is told so, and notes it.
+    github.state.gone.add("widgets");
+    await expect(scout.blame(ASKER, { repo: widgets, path: "src/a.ts" })).rejects.toThrow(
+      RepositoryNotFoundError,
+    );
+    expect(scout.heldContributors!(ASKER, args)).toBeUndefined();
+    await expect(scout.contributors(ASKER, args)).rejects.toThrow(RepositoryNotFoundError);
     expect(held).toEqual([true]);
   });
 });

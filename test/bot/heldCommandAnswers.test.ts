@@ -2,13 +2,19 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { command as blame } from "../../commands/blame.js";
 import { command as contents } from "../../commands/contents.js";
+import { command as contributors } from "../../commands/contributors.js";
 import { command as repos } from "../../commands/repos.js";
 import { command as whoami } from "../../commands/whoami.js";
 import type { CommandModule, CommandRequest } from "../../src/bot/commandModule.js";
 import { loadConfig } from "../../src/config.js";
 import { createServices, type RunningServices } from "../../src/createServices.js";
 import { silentLogger } from "../../src/logger.js";
-import { DEMO_TOKEN, startGitHubStandIn, type GitHubStandIn } from "../../src/sandbox/github/index.js";
+import {
+  DEMO_REPOSITORIES,
+  DEMO_TOKEN,
+  startGitHubStandIn,
+  type GitHubStandIn,
+} from "../../src/sandbox/github/index.js";
 
 // Issue 23: the held answers of /blame, /contents, /repos and /whoami are exactly what `execute` gives, message and
 // buttons included, and there is none until the same read was made through the steps.
@@ -76,6 +82,8 @@ describe("a command's held answer (issue 23)", () => {
     { command: repos, options: { owner: "demo" }, buttons: "any" },
     { command: repos, options: { owner: "demo", sort: "name" }, buttons: "any" },
     { command: whoami, options: {}, buttons: false },
+    { command: contributors, options: { repo: DEMO_REPOSITORIES.crowd }, buttons: true },
+    { command: contributors, options: { repo: "demo/widgets" }, buttons: "any" },
     {
       command: contents,
       options: { repo: "https://github.com/demo/widgets/blob/main/src/engine.ts", lines: "1-5" },
@@ -115,9 +123,11 @@ function buttonIds(message: { components: readonly unknown[] }, prefix: string):
 }
 
 describe("a button's held page (issue 23)", () => {
-  const pressed: Array<{ command: CommandModule; options: Record<string, string> }> = [
+  const pressed: Array<{ command: CommandModule; options: Record<string, string | number> }> = [
     { command: blame, options: { repo: "demo/widgets", path: "src/engine.ts", lines: "100-140" } },
     { command: contents, options: { repo: "demo/widgets", path: "src/engine.ts", lines: "10-30" } },
+    // The last page: its Previous turns to page 2, which no test here read before (page 1 was).
+    { command: contributors, options: { repo: DEMO_REPOSITORIES.crowd, page: 3 } },
   ];
 
   for (const { command, options } of pressed) {
