@@ -1,7 +1,11 @@
 import { ApplicationCommandOptionType, ApplicationCommandType } from "discord-api-types/v10";
 import { z } from "zod";
 import { heldButtonState, heldButtons, storedButtons } from "../src/bot/buttonState.js";
-import { fileLinesButtonStateSchema, type FileLinesPages } from "../src/bot/fileLinesButtons.js";
+import {
+  fileLinesButtonStateSchema,
+  fileLinesPages,
+  type FileLinesPages,
+} from "../src/bot/fileLinesButtons.js";
 import type { CommandAnswer, CommandModule, CommandRequest } from "../src/bot/commandModule.js";
 import {
   EVERYWHERE,
@@ -25,7 +29,6 @@ import { parseRepoArgument, webHostsOf } from "../src/input/repoArgument.js";
 import { autocompleteRepoAndPath } from "../src/answers/autocomplete.js";
 import type { Fetched } from "../src/answers/scout.js";
 import { firstExistingSplit } from "../src/answers/urlSplits.js";
-import { withFields } from "../src/withFields.js";
 
 /** Lines shown when none are asked for. */
 const DEFAULT_LINES = 20;
@@ -89,16 +92,7 @@ function layoutOf(
     { start: view.startLine, end: view.endLine, requested: view.requestedLines },
     total,
   );
-  const size = shown.end - shown.start + 1;
-  const pages: FileLinesPages = {};
-  const base = { repo, oid: answer.commit.oid, path: answer.path, ...(ref !== undefined ? { ref } : {}) };
-  if (total > 0 && shown.start > 1) {
-    pages.previous = withFields(base, { start: Math.max(1, shown.start - size), end: shown.start - 1 });
-  }
-  if (shown.end < total) {
-    pages.next = withFields(base, { start: shown.end + 1, end: Math.min(total, shown.end + size) });
-  }
-  return { view, pages };
+  return { view, pages: fileLinesPages(repo, answer, ref, shown, total) };
 }
 
 /** The answer, its buttons' custom ids in hand. */

@@ -1,7 +1,11 @@
 import { ApplicationCommandOptionType, ApplicationCommandType } from "discord-api-types/v10";
 import { z } from "zod";
 import { heldButtonState, heldButtons, storedButtons } from "../src/bot/buttonState.js";
-import { fileLinesButtonStateSchema, type FileLinesPages } from "../src/bot/fileLinesButtons.js";
+import {
+  fileLinesButtonStateSchema,
+  fileLinesPages,
+  type FileLinesPages,
+} from "../src/bot/fileLinesButtons.js";
 import type { CommandAnswer, CommandModule } from "../src/bot/commandModule.js";
 import {
   EVERYWHERE,
@@ -25,7 +29,6 @@ import { parseLines, type LineSpan } from "../src/input/linesArgument.js";
 import { parsePath } from "../src/input/pathArgument.js";
 import { parseRef } from "../src/input/refArgument.js";
 import { parseRepoArgument, webHostsOf } from "../src/input/repoArgument.js";
-import { withFields } from "../src/withFields.js";
 
 interface ContentsArgs {
   repo: RepoRef;
@@ -52,9 +55,8 @@ const rawSchema = z.object({
 });
 
 /**
- * What an answer shows, and the pages a file's Previous / Next buttons turn to: a page of the same
- * size, pinned to the answer's commit (so every page reads the same version, through the cache),
- * none at the file's ends.
+ * What an answer shows, and the pages a file's Previous / Next buttons turn to (a folder has
+ * none).
  */
 function layoutOf(
   answer: ContentsAnswer,
@@ -64,18 +66,7 @@ function layoutOf(
 ): { view: ContentsView; pages: FileLinesPages } {
   const view: ContentsView = lines ? { startLine: lines.start, endLine: lines.end } : {};
   const shown = contentsWindow(answer, view);
-  const pages: FileLinesPages = {};
-  if (shown) {
-    const size = shown.end - shown.start + 1;
-    const base = { repo, oid: answer.commit.oid, path: answer.path, ...(ref !== undefined ? { ref } : {}) };
-    if (shown.start > 1) {
-      pages.previous = withFields(base, { start: Math.max(1, shown.start - size), end: shown.start - 1 });
-    }
-    if (shown.end < shown.total) {
-      pages.next = withFields(base, { start: shown.end + 1, end: Math.min(shown.total, shown.end + size) });
-    }
-  }
-  return { view, pages };
+  return { view, pages: shown ? fileLinesPages(repo, answer, ref, shown, shown.total) : {} };
 }
 
 /** The answer of a folder or a file, its buttons' custom ids in hand. */

@@ -32,7 +32,7 @@ import {
   createStoredAttemptLimit,
 } from "./tokens/attemptLimit.js";
 import { createDefaultTokenShare } from "./tokens/defaultTokenShare.js";
-import { loadFingerprintKey, tokenFingerprint } from "./tokens/fingerprint.js";
+import { loadFingerprintKey, memoizedFingerprint } from "./tokens/fingerprint.js";
 import { createGuildSettings } from "./tokens/guildSettings.js";
 import { createMemoryShareCounters, createSharedShareCounters } from "./tokens/shareCounters.js";
 import { createTokenResolver } from "./tokens/tokenResolver.js";
@@ -117,7 +117,8 @@ export async function createServices(
   });
   const encryptionKey = config.tokens.encryptionKey;
   const fingerprintKey = await loadFingerprintKey({ encryptionKey, dataDir: config.dataDir });
-  const fingerprint = (token: string): string => tokenFingerprint(fingerprintKey, token);
+  // One memo of fingerprints for all who ask (the token resolver, people's sign-ins, the client).
+  const fingerprint = memoizedFingerprint(fingerprintKey);
   const clock = options.now;
   const nowMs = clock ? () => clock().getTime() : Date.now;
   const { clientId, clientSecret } = config.github.oauth;
@@ -179,6 +180,7 @@ export async function createServices(
     userTokens,
     defaultToken: config.github.defaultToken,
     fingerprintKey,
+    fingerprint,
     versions,
     logger,
   });

@@ -171,12 +171,16 @@ export function createPrivateAccess(options: {
     return resolved.origin !== "default" || notMissing.has(notMissingKey(resolved, repo));
   }
 
-  async function refuseKnownMissing(resolved: ResolvedToken, repo: RepoRef): Promise<void> {
+  async function refuseKnownMissing(
+    resolved: ResolvedToken,
+    repo: RepoRef,
+    trail?: ReadTrail,
+  ): Promise<void> {
     // Only the default token's are remembered (noteMissing): other tokens need not ask the store.
     if (resolved.origin !== "default") return;
     const memo = notMissingKey(resolved, repo);
     if (notMissing.has(memo)) return;
-    if ((await cache.peek<boolean>(missingRequest(resolved, repo)))?.value !== true) {
+    if ((await cache.peek<boolean>(missingRequest(resolved, repo), trail))?.value !== true) {
       notMissing.set(memo, true);
       return;
     }
@@ -214,9 +218,7 @@ export function createPrivateAccess(options: {
     repo: RepoRef,
     trail?: ReadTrail,
   ): Promise<CachedAnswer<RepositoryAccess>> {
-    // A read of the store for a "not found" note is a lookup past the tier: the trail goes cold.
-    if (trail && !surelyNotMissing(resolved, repo)) trail.cold = true;
-    await refuseKnownMissing(resolved, repo);
+    await refuseKnownMissing(resolved, repo, trail);
     try {
       return await cache.getOrFetch<RepositoryAccess>(
         {

@@ -83,9 +83,7 @@ export function createPublicAnswers(options: {
     trail?: ReadTrail,
   ): Promise<boolean> {
     if ((await cache.peek<boolean>(checkRequest(repo), trail))?.value === true) return true;
-    // Past the in-process tier: an access read, whose answer is not a record of the trail.
-    if (trail) trail.cold = true;
-    const access = await privateAccess.access(asker, resolved, repo);
+    const access = await privateAccess.access(asker, resolved, repo, trail);
     if (isPrivateRepository(access.value)) return false;
     // Dated when GitHub said so: the access entry read may be nearly a short TTL old, and a check
     // re-armed from now would serve a repository turned private for twice the short TTL.

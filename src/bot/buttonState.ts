@@ -65,30 +65,33 @@ export function createButtonStateStore(
     }
     memory.set(key, { state, expires: Date.now() + ttlMs });
   };
-  // States written lately, by their JSON text: a repeat (every cached answer with buttons) costs
-  // a lookup, not a SHA-256 (the key is the text's hash, so the text finds it).
-  const written = new LRUCache<string, { key: string; at: number }>({ max: 10_000 });
-  // The same states by key, for a press of their buttons (`heldState`). Only states this process
-  // wrote: their expiry is known. One read from the store may expire a moment later.
-  const writtenStates = new LRUCache<string, { state: unknown; at: number }>({ max: 10_000 });
+  // The keys of states' JSON texts, for states written: a repeat (every cached answer with
+  // buttons) costs a lookup, not a SHA-256 (the key is the text's hash, so the text finds it).
+  const keys = new LRUCache<string, string>({ max: 10_000 });
+  // The states this process wrote to the store, by key: when (a recent one is not written again),
+  // and what, as the store gives it back (JSON's copy, whatever the caller does with its own), for
+  // a press (`heldState`). Only states written here: their expiry is known, where one read from
+  // the store may expire a moment later.
+  const written = new LRUCache<string, { state: unknown; at: number }>({ max: 10_000 });
   /** Whether a state written at `at` is recent enough not to be written again. */
   const recent = (at: number): boolean => Date.now() - at < Math.min(ttlMs / 2, REWRITE_AFTER_MS);
+  /** The key of the state of JSON text `text`, when this process wrote it lately. */
+  const writtenLately = (text: string): string | undefined => {
+    const key = keys.get(text);
+    const entry = key === undefined ? undefined : written.get(key);
+    return entry && recent(entry.at) ? key : undefined;
+  };
   return {
     async put(state) {
       const text = JSON.stringify(state);
-      const known = written.get(text);
-      const key = known?.key ?? stateKeyOf(text);
-      if (known && recent(known.at)) {
-        writtenStates.get(key); // kept as long as its text is
-        return key;
-      }
+      const lately = writtenLately(text);
+      if (lately !== undefined) return lately;
+      const key = keys.get(text) ?? stateKeyOf(text);
       if (store) {
         try {
           await store.set(key, state, ttlMs);
-          const at = Date.now();
-          written.set(text, { key, at });
-          // As the store gives it back (JSON's copy), whatever the caller does with its own.
-          writtenStates.set(key, { state: JSON.parse(text) as unknown, at });
+          keys.set(text, key);
+          written.set(key, { state: JSON.parse(text) as unknown, at: Date.now() });
           return key;
         } catch {
           // fall through to memory
@@ -97,17 +100,12 @@ export function createButtonStateStore(
       remember(key, state);
       return key;
     },
-    heldKey(state) {
-      const known = written.get(JSON.stringify(state));
-      if (!known || !recent(known.at)) return undefined;
-      writtenStates.get(known.key); // kept as long as its text is
-      return known.key;
-    },
+    heldKey: (state) => writtenLately(JSON.stringify(state)),
     heldState(key) {
       const local = memory.get(key);
       if (local) return local.expires > Date.now() ? local.state : undefined;
-      const known = writtenStates.get(key);
-      return known && recent(known.at) ? known.state : undefined;
+      const entry = written.get(key);
+      return entry && recent(entry.at) ? entry.state : undefined;
     },
     async get(key) {
       const local = memory.get(key);

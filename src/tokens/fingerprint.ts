@@ -1,4 +1,5 @@
 import { createHmac, hkdfSync } from "node:crypto";
+import { LRUCache } from "lru-cache";
 import { join } from "node:path";
 import { loadOrCreateKeyFile } from "./keyFile.js";
 
@@ -14,6 +15,34 @@ export function tokenFingerprint(key: Buffer, token: string): string {
   if (key.length < 16) throw new Error("the fingerprint key must hold at least 16 bytes");
   if (token === "") throw new Error("cannot fingerprint an empty token");
   return createHmac("sha256", key).update(token, "utf8").digest("hex").slice(0, 32);
+}
+
+/**
+ * How long a memoized fingerprint keeps its token in memory: no longer than a read of a vault is
+ * remembered (twice the token resolver's 30 s), so a token cleared or signed out does not linger
+ * here after the memory of it has gone.
+ */
+export const FINGERPRINT_MEMO_MS = 60_000;
+
+/**
+ * {@link tokenFingerprint} under `key`, made once per token rather than once per use (an HMAC
+ * each: every command asks its token's, and a person's own token is asked again to know it if
+ * GitHub refuses it): the last 1,000 tokens, each for {@link FINGERPRINT_MEMO_MS}, purged on time.
+ */
+export function memoizedFingerprint(key: Buffer): (token: string) => string {
+  const fingerprints = new LRUCache<string, string>({
+    max: 1_000,
+    ttl: FINGERPRINT_MEMO_MS,
+    ttlAutopurge: true,
+  });
+  return (token) => {
+    let fingerprint = fingerprints.get(token);
+    if (fingerprint === undefined) {
+      fingerprint = tokenFingerprint(key, token);
+      fingerprints.set(token, fingerprint);
+    }
+    return fingerprint;
+  };
 }
 
 /** A subkey for one purpose: keys for different purposes never coincide, even from one secret. */

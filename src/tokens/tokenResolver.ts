@@ -1,7 +1,6 @@
-import { LRUCache } from "lru-cache";
 import { UserFacingError } from "../errors.js";
 import type { Logger } from "../logger.js";
-import { tokenFingerprint } from "./fingerprint.js";
+import { memoizedFingerprint, tokenFingerprint } from "./fingerprint.js";
 import { TokenStoreUnavailableError, type TokenVault } from "./tokenVault.js";
 import type { UserTokens } from "./userTokens.js";
 import type { TokenVersions } from "./tokenVersions.js";
@@ -86,6 +85,11 @@ export function createTokenResolver(options: {
   defaultToken?: string | undefined;
   /** From `fingerprintKeyFrom` or `loadFingerprintKey` (./fingerprint.js). */
   fingerprintKey: Buffer;
+  /**
+   * The fingerprint under `fingerprintKey`, when the caller has one to share (the bot's, from
+   * `memoizedFingerprint`); default: one of the resolver's own.
+   */
+  fingerprint?: (token: string) => string;
   /** Versions shared by every process (Redis); absent: this process alone sets and clears tokens. */
   versions?: TokenVersions | undefined;
   logger?: Logger;
@@ -93,6 +97,7 @@ export function createTokenResolver(options: {
 }): TokenResolver {
   const now = options.now ?? Date.now;
   const defaultToken = options.defaultToken === "" ? undefined : options.defaultToken;
+  const fingerprintOf = options.fingerprint ?? memoizedFingerprint(options.fingerprintKey);
   const defaultFingerprint = defaultToken
     ? tokenFingerprint(options.fingerprintKey, defaultToken)
     : undefined;
@@ -116,25 +121,6 @@ export function createTokenResolver(options: {
 
   /** Whether a remembered read is recent enough to use without asking the vault. */
   const fresh = (remembered: { readAt: number }): boolean => now() - remembered.readAt < REMEMBER_MS;
-
-  /**
-   * Tokens' fingerprints, made once per token rather than once per command (an HMAC each). Kept no
-   * longer than a read of the vault is remembered (twice {@link REMEMBER_MS}, purged on time): a
-   * token cleared or signed out does not linger here after the memory of it has gone.
-   */
-  const fingerprints = new LRUCache<string, string>({
-    max: 1_000,
-    ttl: 2 * REMEMBER_MS,
-    ttlAutopurge: true,
-  });
-  function fingerprintOf(token: string): string {
-    let fingerprint = fingerprints.get(token);
-    if (fingerprint === undefined) {
-      fingerprint = tokenFingerprint(options.fingerprintKey, token);
-      fingerprints.set(token, fingerprint);
-    }
-    return fingerprint;
-  }
 
   /** The token in effect, given the asker's own (or null) and the server's (or null). */
   function inEffect(own: string | null, server: string | null): ResolvedToken | undefined {

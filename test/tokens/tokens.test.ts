@@ -6,7 +6,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStores } from "../../src/cache/openStores.js";
 import { silentLogger } from "../../src/logger.js";
-import { fingerprintKeyFrom, loadFingerprintKey, tokenFingerprint } from "../../src/tokens/fingerprint.js";
+import {
+  fingerprintKeyFrom,
+  loadFingerprintKey,
+  memoizedFingerprint,
+  tokenFingerprint,
+} from "../../src/tokens/fingerprint.js";
 import {
   REMEMBER_MS,
   SettingsStoreUnavailableError,
@@ -41,6 +46,15 @@ describe("token fingerprints", () => {
     expect(tokenFingerprint(key, DEFAULT_TOKEN)).not.toBe(fingerprint);
     expect(tokenFingerprint(randomBytes(32), SERVER_TOKEN)).not.toBe(fingerprint);
     expect(fingerprint).not.toContain(SERVER_TOKEN.slice(4, 12));
+  });
+
+  it("memoized, are the very fingerprints of their key, and refuse an empty token as it does", () => {
+    const memo = memoizedFingerprint(key);
+    for (const token of [SERVER_TOKEN, DEFAULT_TOKEN, SERVER_TOKEN]) {
+      expect(memo(token)).toBe(tokenFingerprint(key, token));
+    }
+    expect(memoizedFingerprint(randomBytes(32))(SERVER_TOKEN)).not.toBe(memo(SERVER_TOKEN));
+    expect(() => memo("")).toThrow(/empty/);
   });
 
   it("take their key from the encryption key, or from a fallback secret, never from nothing", () => {

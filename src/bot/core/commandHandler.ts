@@ -14,6 +14,7 @@ import type { CoreContext } from "./coreContext.js";
 import { answerInTime } from "./deferral.js";
 import { deliverAnswer, placementFor } from "./delivery.js";
 import { errorSituationOf, replyWithError } from "./errorReply.js";
+import { goesAlone, sentHeld } from "./heldAnswer.js";
 import { rawOptionsOf } from "./options.js";
 import type { InteractionReply } from "./reply.js";
 import { assertAdmin, type InteractionFacts } from "./request.js";
@@ -60,8 +61,7 @@ function heldAnswerInPlace(
     if (wantsThread !== false) return undefined;
   }
   const answer = module.answerHeld(args, facts.request, context.services);
-  if (!answer || answer.privacy || answer.privateRest || answer.continuation) return undefined;
-  return answer;
+  return answer && goesAlone(answer) ? answer : undefined;
 }
 
 /**
@@ -98,20 +98,14 @@ export async function handleCommand(
     await reply.showModal(modal);
     return;
   }
-  let held: CommandAnswer | undefined;
-  try {
-    held = heldAnswerInPlace(context, module, args, facts);
-  } catch (error) {
-    await replyWithError(reply, error, logger, situation);
-    return;
-  }
-  if (held) {
-    // What the steps below would send as the first response, sent without them.
-    try {
-      await reply.reply(held.message, { ephemeral: false });
-    } catch (error) {
-      await replyWithError(reply, error, logger, situation);
-    }
+  // What the steps below would send as the first response, sent without them.
+  if (
+    await sentHeld(
+      () => heldAnswerInPlace(context, module, args, facts),
+      (held) => reply.reply(held.message, { ephemeral: false }),
+      (error) => replyWithError(reply, error, logger, situation),
+    )
+  ) {
     return;
   }
   const ephemeral = module.ephemeral === true;

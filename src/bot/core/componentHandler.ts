@@ -11,6 +11,7 @@ import type { CoreContext } from "./coreContext.js";
 import { answerInTime } from "./deferral.js";
 import { inChannelAllowed } from "./delivery.js";
 import { errorSituationOf, replyWithError } from "./errorReply.js";
+import { goesAlone, sentHeld } from "./heldAnswer.js";
 import { withNote } from "./messagePayload.js";
 import { modalFieldsOf } from "./options.js";
 import { decidePageDelivery } from "./privateDelivery.js";
@@ -52,24 +53,17 @@ export async function handleComponent(
     await replyWithError(reply, new ExpiredComponentError(), logger, situation, !isModal);
     return;
   }
-  if (!isModal) {
-    // A page held in process goes in place of the message at once, as a held command answer does
-    // (./commandHandler.ts): what the steps below would send as the first response, without them.
-    let held: CommandAnswer | undefined;
-    try {
-      held = heldPageInPlace(module, component, context);
-    } catch (error) {
-      await replyWithError(reply, error, logger, situation, true);
-      return;
-    }
-    if (held) {
-      try {
-        await reply.update(held.message);
-      } catch (error) {
-        await replyWithError(reply, error, logger, situation, true);
-      }
-      return;
-    }
+  // A page held in process goes in place of the message at once, as a held command answer does
+  // (./commandHandler.ts): what the steps below would send as the first response, without them.
+  if (
+    !isModal &&
+    (await sentHeld(
+      () => heldPageInPlace(module, component, context),
+      (held) => reply.update(held.message),
+      (error) => replyWithError(reply, error, logger, situation, true),
+    ))
+  ) {
+    return;
   }
   try {
     if (isModal && module.adminOnly) assertAdmin(facts.request);
@@ -106,10 +100,7 @@ function heldPageInPlace(
   context: CoreContext,
 ): CommandAnswer | undefined {
   const answer = module.buttonHeld?.(component, context.services);
-  if (!answer || answer.privacy || answer.removeMessage || answer.privateRest || answer.continuation) {
-    return undefined;
-  }
-  return answer;
+  return answer && goesAlone(answer) && !answer.removeMessage ? answer : undefined;
 }
 
 /** A button's new page: in place of the message it is on, or to the presser alone when private. */
