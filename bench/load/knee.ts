@@ -67,7 +67,8 @@ const percent = (share: number): string => `${(share * 100).toFixed(0)}%`;
  * was while it sent: near 100%, what a line measures is the driver's limit as much as the bot's.
  */
 function driverWords(result: RateResult): string {
-  return `driver busy ${percent(result.driverBusy)} (busiest second ${percent(result.driverPeakBusy)}, ${result.driverCpuMsPerInteraction.toFixed(2)} ms/interaction)`;
+  const behind = result.sentRate < 0.95 * result.rate ? " (behind its schedule)" : "";
+  return `driver sent at ${result.sentRate.toFixed(0)}/s${behind}, busy ${percent(result.driverBusy)} (busiest second ${percent(result.driverPeakBusy)}, ${result.driverCpuMsPerInteraction.toFixed(2)} ms/interaction)`;
 }
 
 function stepLine(who: Who, result: RateResult): string {
@@ -201,6 +202,11 @@ function overloadFigures(label: string, ours: RateResult, bare: RateResult): Fig
     figure("p99 first response, ms", (r) => r.p99, "< 250 ms"),
     figure("GC, ms", (r) => r.gcMs, "≤ 1.5× the bare bot's"),
     figure("peak RSS, MB", (r) => r.peakRssMb, "≤ 1.5× the bare bot's"),
+    figure(
+      "rate the load driver sent at, /s",
+      (r) => r.sentRate,
+      "the asked rate (below it, the driver could not keep its schedule and set the pace: issue 23 item 6)",
+    ),
     figure(
       "load driver's busiest second, % of its cpu",
       (r) => r.driverPeakBusy * 100,

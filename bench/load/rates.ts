@@ -46,6 +46,12 @@ export interface RateResult {
   driverCpuMsPerInteraction: number;
   /** The driver's busiest second of the same time (a share of one cpu, read every 200 ms). */
   driverPeakBusy: number;
+  /**
+   * The rate the interactions actually went out at, a second: `rate` when the driver kept its
+   * schedule, less when it could not (its cpu full, it sends the next as soon as it can). The run
+   * then lasted longer than `seconds`, at a lower rate than asked.
+   */
+  sentRate: number;
   /** The bot's time in garbage collection over the run and its drain (NaN: the meter did not answer). */
   gcMs: number;
   peakRssMb: number;
@@ -133,6 +139,7 @@ export async function runAtRate(
   const answered: InteractionHandle[] = [];
   const settled: Array<Promise<void>> = [];
   const started = performance.now();
+  let lastSentAt = started;
   const driverBefore = process.cpuUsage();
   for (let n = 0; n < total; n++) {
     const due = started + (n * 1_000) / rate;
@@ -140,6 +147,7 @@ export async function runAtRate(
     // Yield to I/O even when behind: a loop that only awaits promises starves the sockets.
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
     else await new Promise((resolve) => setImmediate(resolve));
+    lastSentAt = performance.now();
     const sending = stand.discord.interact(make(n));
     settled.push(
       sending.then(async (handle) => {
@@ -202,6 +210,8 @@ export async function runAtRate(
     driverBusy,
     driverCpuMsPerInteraction: driverMs / total,
     driverPeakBusy,
+    // The first went out at once and the last was due (total - 1) intervals later.
+    sentRate: total > 1 ? ((total - 1) * 1_000) / (lastSentAt - started) : rate,
     gcMs: gcAfter.gcMs - gcBefore.gcMs,
     peakRssMb: peak,
   };
