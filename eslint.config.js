@@ -71,6 +71,24 @@ export default tseslint.config(
     rules: { "no-restricted-syntax": ["error", NO_ACCESSOR_IN_LITERAL, NO_SPREAD_FIRST_IN_LITERAL] },
   },
   {
+    // The same shapes in the local Discord, which a load run drives thousands of times a second in
+    // the load driver's process: interaction payloads and states, embed fields and components made
+    // with a leading spread each had a map of their own (a heap snapshot mid-run), so no inline
+    // cache held across them and each survived its young collections. Built with `merged`
+    // (src/sandbox/discord/json.ts), the driver kept 18% less heap and spent 10% less time in GC.
+    files: ["src/sandbox/discord/**"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: NO_SPREAD_FIRST_IN_LITERAL.selector,
+          message:
+            "No object literal that starts with a spread and goes on in the local Discord: in Node 20's V8 each such object gets a map of its own. Write it out, or use merged (src/sandbox/discord/json.ts).",
+        },
+      ],
+    },
+  },
+  {
     files: ["test/**"],
     rules: { "@typescript-eslint/no-non-null-assertion": "off" },
   },

@@ -9,7 +9,7 @@ import {
   type GuildMemberFlags,
 } from "discord-api-types/v10";
 import type { AutocompleteInteraction, OptionInput, SlashInteraction } from "./interactionPayloads.js";
-import type { JsonObject } from "./json.js";
+import { merged, type JsonObject } from "./json.js";
 import type { DiscordState } from "./state.js";
 
 /** Option data as Discord sends it. */
@@ -33,12 +33,11 @@ function channelResolved(
     permissions: state.guildIdOf(channel) ? state.permissionsIn(channel.id, userId).toString() : "0",
   };
   if (state.isThread(channel)) {
-    return {
-      ...base,
+    return merged(base, {
       type: channel.type,
       parent_id: channel.parent_id,
       thread_metadata: channel.thread_metadata,
-    } as APIInteractionDataResolvedChannel;
+    }) as APIInteractionDataResolvedChannel;
   }
   return base as APIInteractionDataResolvedChannel;
 }
@@ -216,7 +215,7 @@ export function commandData(
   }
   let options: OptionData[] = leaf;
   for (let index = chain.length - 1; index >= 0; index--) {
-    options = [{ ...chain[index]!, options }];
+    options = [merged(chain[index]!, { options })];
   }
   const data: JsonObject = {
     id: command.id,

@@ -8,7 +8,7 @@ import {
   validateContextMenu,
   validateIntegrationTypes,
 } from "./contextMenuRules.js";
-import { cloneJson, isRecord, type JsonObject } from "./json.js";
+import { cloneJson, isRecord, merged, type JsonObject } from "./json.js";
 import { FormErrors, restErrors } from "./restErrors.js";
 import type { DiscordState } from "./state.js";
 import { validateCommand, validateCommandList } from "./validation.js";
@@ -142,16 +142,16 @@ export function editCommand(
   const list = state.commandsFor(guildId);
   const index = list.findIndex((command) => command.id === commandId);
   if (index < 0) throw restErrors.unknownApplicationCommand();
-  const merged: JsonObject = {
-    ...(cloneJson(list[index]) as unknown as JsonObject),
-    ...(isRecord(patch) ? patch : {}),
-  };
+  const edited: JsonObject = merged(
+    cloneJson(list[index]) as unknown as JsonObject,
+    isRecord(patch) ? patch : {},
+  );
   const errors = new FormErrors();
-  validateCommand(errors, merged, []);
-  validateContextMenu(errors, merged, []);
-  validateIntegrationTypes(errors, merged, [], state.appIntegrationTypes);
+  validateCommand(errors, edited, []);
+  validateContextMenu(errors, edited, []);
+  validateIntegrationTypes(errors, edited, [], state.appIntegrationTypes);
   errors.throwIfAny();
-  const command = toStored(state, merged, list[index], guildId);
+  const command = toStored(state, edited, list[index], guildId);
   list[index] = command;
   return cloneJson(command);
 }

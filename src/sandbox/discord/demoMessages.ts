@@ -71,16 +71,10 @@ export function editAsPerson(
   change: { content?: string; flags?: number },
 ): StoredMessage {
   if (message.deleted) throw new Error(`message ${message.id} was deleted`);
-  editMessage(
-    state,
-    message,
-    {
-      ...(change.content !== undefined ? { content: change.content } : {}),
-      ...(change.flags !== undefined ? { flags: change.flags } : {}),
-    },
-    [],
-    "seed",
-  );
+  const body: { content?: string; flags?: number } = {};
+  if (change.content !== undefined) body.content = change.content;
+  if (change.flags !== undefined) body.flags = change.flags;
+  editMessage(state, message, body, [], "seed");
   return message;
 }
 

@@ -17,13 +17,13 @@ export function dispatchInteraction(
 ): InteractionState {
   const built = buildInteraction(state, request);
   const now = Date.now();
-  const interaction: InteractionState = {
-    ...built.state,
-    dispatchedAt: now,
-    deadlineAt: now + (request.responseDeadlineMs ?? state.options.responseDeadlineMs),
-    expiresAt: now + state.options.tokenLifetimeMs,
-    lastActivityAt: now,
-  };
+  // The built state, completed in place: a copy with these added (a spread, or `merged`'s property
+  // by property) would give each interaction a shape of its own, or its fields in a dictionary.
+  const interaction = built.state as InteractionState;
+  interaction.dispatchedAt = now;
+  interaction.deadlineAt = now + (request.responseDeadlineMs ?? state.options.responseDeadlineMs);
+  interaction.expiresAt = now + state.options.tokenLifetimeMs;
+  interaction.lastActivityAt = now;
   state.addInteraction(interaction);
   if (transports.http.active) {
     transports.http.deliver(interaction);

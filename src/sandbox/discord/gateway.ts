@@ -14,7 +14,7 @@ import {
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import { GatewaySession, type Connection } from "./gatewaySession.js";
 import { guildCreatePayload } from "./guildPayload.js";
-import { isRecord } from "./json.js";
+import { isRecord, merged } from "./json.js";
 import { currentUser } from "./routes/userRoutes.js";
 import type { DiscordState, DispatchRequest } from "./state.js";
 
@@ -491,6 +491,6 @@ export class GatewayServer {
     if (d.guild_id === undefined) return d;
     const botId = this.state.bot.id;
     if (Array.isArray(d.mentions) && d.mentions.some((user) => isRecord(user) && user.id === botId)) return d;
-    return { ...d, content: "", embeds: [], attachments: [], components: [] };
+    return merged(d, { content: "", embeds: [], attachments: [], components: [] });
   }
 }

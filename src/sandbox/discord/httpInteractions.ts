@@ -2,6 +2,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { InteractionType } from "discord-api-types/v10";
+import { merged } from "./json.js";
 import { acceptFirstResponse } from "./interactionResponse.js";
 import type { InteractionSigner } from "./interactionSigner.js";
 import { parseBody } from "./requestBody.js";
@@ -182,7 +183,7 @@ export class HttpInteractions {
     }
     // A tampered request carries the signature of the body as it was before a change (still JSON).
     const sent = choice === "tampered" ? `${body} ` : body;
-    const exchange = await this.post(url, { ...headers, ...request.headers }, sent, 10_000);
+    const exchange = await this.post(url, merged(headers, request.headers), sent, 10_000);
     return answerOf(url, exchange);
   }
 
@@ -256,7 +257,11 @@ export class HttpInteractions {
     }
     if (interaction.type === InteractionType.Ping) return null;
     try {
-      acceptFirstResponse(this.state, interaction, { ...parsed, withResponse: false, via: "http" });
+      acceptFirstResponse(
+        this.state,
+        interaction,
+        merged(parsed, { withResponse: false, via: "http" as const }),
+      );
       return null;
     } catch (error) {
       if (!(error instanceof DiscordRestError)) throw error;
@@ -292,7 +297,7 @@ export class HttpInteractions {
         {
           method: "POST",
           agent: secure ? this.httpsAgent : this.httpAgent,
-          headers: { ...headers, "Content-Length": String(payload.length) },
+          headers: merged(headers, { "Content-Length": String(payload.length) }),
         },
         (response: IncomingMessage) => {
           const chunks: Buffer[] = [];

@@ -10,7 +10,7 @@ import {
   type APIInteraction,
   type APIUser,
 } from "discord-api-types/v10";
-import { isRecord, type JsonObject } from "./json.js";
+import { isRecord, merged, type JsonObject } from "./json.js";
 import { commandData, commandPath } from "./commandData.js";
 import {
   commandAllowedIn,
@@ -253,7 +253,7 @@ function buildSlashOrAutocomplete(
   });
   const { fields, guildId } = commonFields(state, type, user, channel, request, install);
   const { data, displayName } = commandData(state, request, command, guildId, user.id, channel.id);
-  const payload = { ...fields, data } as unknown as APIInteraction;
+  const payload = merged(fields, { data }) as unknown as APIInteraction;
   return {
     payload,
     state: stateFor(payload, request.kind, install, {
@@ -304,7 +304,7 @@ function buildMessageCommand(state: DiscordState, request: MessageCommandInterac
     resolved: { messages: { [message.id]: messageSnapshot(message, state) } },
     ...(command.guild_id ? { guild_id: command.guild_id } : {}),
   };
-  const payload = { ...fields, data } as unknown as APIInteraction;
+  const payload = merged(fields, { data }) as unknown as APIInteraction;
   return {
     payload,
     state: stateFor(payload, "message", install, {
@@ -355,11 +355,10 @@ function buildButton(state: DiscordState, request: ButtonInteraction): BuiltInte
     request,
     install,
   );
-  const payload = {
-    ...fields,
+  const payload = merged(fields, {
     message: messageSnapshot(message, state),
     data: { custom_id: request.customId, component_type: ComponentType.Button },
-  } as unknown as APIInteraction;
+  }) as unknown as APIInteraction;
   return {
     payload,
     state: stateFor(payload, "button", install, {
@@ -427,7 +426,9 @@ function numberComponents(components: unknown[]): unknown[] {
   let next = 1;
   const visit = (component: unknown): unknown => {
     if (!isRecord(component)) return component;
-    const copy: JsonObject = { ...component, id: typeof component.id === "number" ? component.id : next };
+    const copy: JsonObject = merged(component, {
+      id: typeof component.id === "number" ? component.id : next,
+    });
     next = Math.max(next, copy.id as number) + 1;
     if (Array.isArray(copy.components)) copy.components = copy.components.map(visit);
     if (isRecord(copy.component)) copy.component = visit(copy.component);
@@ -464,11 +465,12 @@ function buildModalSubmit(state: DiscordState, request: ModalSubmitInteraction):
     if (!used.has(key)) throw new Error(`the modal has no text input ${key}`);
   }
   const source = origin.sourceMessageId ? state.messages.get(origin.sourceMessageId) : undefined;
-  const payload = {
-    ...fields,
-    ...(source ? { message: messageSnapshot(source, state) } : {}),
-    data: { custom_id: origin.modal.custom_id, components },
-  } as unknown as APIInteraction;
+  const payload = merged(
+    fields,
+    source
+      ? { message: messageSnapshot(source, state), data: { custom_id: origin.modal.custom_id, components } }
+      : { data: { custom_id: origin.modal.custom_id, components } },
+  ) as unknown as APIInteraction;
   return {
     payload,
     state: stateFor(payload, "modal", install, {

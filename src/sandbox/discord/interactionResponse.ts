@@ -7,7 +7,7 @@ import {
   type APIModalInteractionResponseCallbackData,
   type APIApplicationCommandOptionChoice,
 } from "discord-api-types/v10";
-import { cloneJson, isRecord, type JsonObject } from "./json.js";
+import { cloneJson, isRecord, merged, type JsonObject } from "./json.js";
 import { createMessage, editMessage, messageSnapshot } from "./messages.js";
 import { FormErrors, restErrors } from "./restErrors.js";
 import { checkMessageBody } from "./routes/messageChecks.js";
@@ -56,7 +56,9 @@ function numberModal(data: JsonObject): APIModalInteractionResponseCallbackData 
   let next = 1;
   const visit = (component: unknown): unknown => {
     if (!isRecord(component)) return component;
-    const copy: JsonObject = { ...component, id: typeof component.id === "number" ? component.id : next };
+    const copy: JsonObject = merged(component, {
+      id: typeof component.id === "number" ? component.id : next,
+    });
     next = Math.max(next, copy.id as number) + 1;
     if (Array.isArray(copy.components)) copy.components = copy.components.map(visit);
     if (isRecord(copy.component)) copy.component = visit(copy.component);

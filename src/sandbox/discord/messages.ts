@@ -14,7 +14,7 @@ import {
   type APIMessageTopLevelComponent,
   type APIUser,
 } from "discord-api-types/v10";
-import { cloneJson, isRecord, type JsonObject } from "./json.js";
+import { cloneJson, isRecord, merged, type JsonObject } from "./json.js";
 import { FormErrors } from "./restErrors.js";
 import type { DiscordState, InteractionState, StoredMessage, UploadedFile, WriteVia } from "./state.js";
 
@@ -104,7 +104,7 @@ function normalizeEmbeds(embeds: unknown): APIEmbed[] {
     if (Array.isArray(copy.fields)) {
       copy.fields = copy.fields
         .filter(isRecord)
-        .map((field) => ({ ...field, inline: field.inline === true }));
+        .map((field) => merged(field, { inline: field.inline === true }));
     }
     return copy as unknown as APIEmbed;
   });
@@ -114,7 +114,7 @@ function normalizeComponents(components: unknown): APIMessageTopLevelComponent[]
   if (!Array.isArray(components)) return [];
   let next = 1;
   const visit = (component: JsonObject): JsonObject => {
-    const copy: JsonObject = { ...component };
+    const copy: JsonObject = merged(component);
     if (typeof copy.id !== "number") copy.id = next;
     next = Math.max(next, copy.id as number) + 1;
     if (Array.isArray(copy.components)) copy.components = copy.components.filter(isRecord).map(visit);
@@ -176,10 +176,11 @@ function planAttachments(
       const id = referenceId(entry.id);
       const kept = existing?.api.attachments.find((attachment) => attachment.id === id);
       if (kept && id) {
-        attachments.push({
-          ...kept,
-          ...(typeof entry.description === "string" ? { description: entry.description } : {}),
-        });
+        attachments.push(
+          typeof entry.description === "string"
+            ? merged(kept, { description: entry.description })
+            : merged(kept),
+        );
         const bytes = existing?.files.get(id);
         if (bytes) files.set(id, bytes);
         return;
@@ -232,29 +233,26 @@ function interactionFields(
   const owners = interaction.payload.authorizing_integration_owners;
   const base = { id: interaction.id, user, authorizing_integration_owners: owners };
   const originalId = isOriginal ? undefined : (interaction.originalMessageId ?? undefined);
-  let metadata: APIMessage["interaction_metadata"];
+  // Built with `merged` and assignments, not spreads, in the same field order (see `merged`).
+  let entry: JsonObject;
   if (interaction.type === InteractionType.MessageComponent) {
-    metadata = {
-      ...base,
+    entry = merged(base, {
       type: InteractionType.MessageComponent,
       interacted_message_id: interaction.sourceMessageId ?? "0",
-      ...(originalId ? { original_response_message_id: originalId } : {}),
-    };
+    });
+    if (originalId) entry.original_response_message_id = originalId;
   } else if (interaction.type === InteractionType.ModalSubmit) {
-    metadata = {
-      ...base,
+    entry = merged(base, {
       type: InteractionType.ModalSubmit,
-      triggering_interaction_metadata: { ...base, type: InteractionType.ApplicationCommand },
-      ...(originalId ? { original_response_message_id: originalId } : {}),
-    };
+      triggering_interaction_metadata: merged(base, { type: InteractionType.ApplicationCommand }),
+    });
+    if (originalId) entry.original_response_message_id = originalId;
   } else {
-    metadata = {
-      ...base,
-      type: InteractionType.ApplicationCommand,
-      ...(originalId ? { original_response_message_id: originalId } : {}),
-      ...commandTarget(interaction),
-    };
+    entry = merged(base, { type: InteractionType.ApplicationCommand });
+    if (originalId) entry.original_response_message_id = originalId;
+    entry = merged(entry, commandTarget(interaction));
   }
+  const metadata = entry as unknown as APIMessage["interaction_metadata"];
   return {
     webhook_id: state.applicationId,
     application_id: state.applicationId,
@@ -290,7 +288,7 @@ function applyBody(
   if (body.components !== undefined || creating) api.components = normalizeComponents(body.components);
   if (body.attachments !== undefined || uploads.length > 0 || creating) {
     api.attachments = attachments.map((attachment) =>
-      message.ephemeral ? { ...attachment, ephemeral: true } : attachment,
+      message.ephemeral ? merged(attachment, { ephemeral: true }) : attachment,
     );
     message.files = files;
   }
@@ -381,10 +379,9 @@ export function createMessage(state: DiscordState, input: NewMessage): StoredMes
   if (!input.ephemeral && channel && "last_message_id" in channel) channel.last_message_id = id;
   state.addMessage(message);
   if (!message.ephemeral) {
-    dispatchMessageEvent(state, "MESSAGE_CREATE", message, () => ({
-      ...messageSnapshot(message),
-      ...(guildId ? { guild_id: guildId } : {}),
-    }));
+    dispatchMessageEvent(state, "MESSAGE_CREATE", message, () =>
+      guildId ? merged(messageSnapshot(message), { guild_id: guildId }) : messageSnapshot(message),
+    );
   }
   return message;
 }
@@ -448,10 +445,9 @@ export function editMessage(
   });
   if (!message.ephemeral) {
     const guildId = message.guildId;
-    dispatchMessageEvent(state, "MESSAGE_UPDATE", message, () => ({
-      ...messageSnapshot(message),
-      ...(guildId ? { guild_id: guildId } : {}),
-    }));
+    dispatchMessageEvent(state, "MESSAGE_UPDATE", message, () =>
+      guildId ? merged(messageSnapshot(message), { guild_id: guildId }) : messageSnapshot(message),
+    );
   }
 }
 

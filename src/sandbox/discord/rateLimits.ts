@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { merged } from "./json.js";
 
 /** A 429 a test asks for: the next `count` requests matching `method` and `route` get it. */
 export interface RateLimitInjection {
@@ -71,12 +72,13 @@ export class RateLimiter {
 
   /** Queues an injected 429 for the next matching requests. */
   inject(injection: RateLimitInjection): void {
-    this.injections.push({
-      ...injection,
-      count: injection.count ?? 1,
-      retryAfterSeconds: injection.retryAfterSeconds ?? 1,
-      global: injection.global ?? false,
-    });
+    this.injections.push(
+      merged(injection, {
+        count: injection.count ?? 1,
+        retryAfterSeconds: injection.retryAfterSeconds ?? 1,
+        global: injection.global ?? false,
+      }),
+    );
   }
 
   /** How many injected 429s are still waiting to be served. */
@@ -137,17 +139,16 @@ export class RateLimiter {
     if (window.remaining <= 0) {
       const retryAfter = Math.max(0.001, (window.resetAt - now) / 1000);
       return {
-        headers: {
-          ...base,
+        headers: merged(base, {
           "Retry-After": String(Math.ceil(retryAfter)),
           "X-RateLimit-Remaining": "0",
           "X-RateLimit-Scope": "user",
-        },
+        }),
         limited: { retryAfter: Number(retryAfter.toFixed(3)), global: false },
       };
     }
     window.remaining--;
-    return { headers: { ...base, "X-RateLimit-Remaining": String(window.remaining) }, limited: null };
+    return { headers: merged(base, { "X-RateLimit-Remaining": String(window.remaining) }), limited: null };
   }
 
   private takeInjection(

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { cloneJson } from "./json.js";
+import { cloneJson, merged } from "./json.js";
 import type { RateLimiter } from "./rateLimits.js";
 import { DiscordRestError, restErrors } from "./restErrors.js";
 import { parseBody, readBody } from "./requestBody.js";
@@ -31,11 +31,13 @@ function send(
   headers: Record<string, string>,
 ): void {
   const payload = status === 204 || body === undefined ? "" : JSON.stringify(body);
-  response.writeHead(status, {
-    ...headers,
-    ...(payload ? { "Content-Type": "application/json" } : {}),
-    "Content-Length": String(Buffer.byteLength(payload)),
-  });
+  const length = String(Buffer.byteLength(payload));
+  response.writeHead(
+    status,
+    payload
+      ? merged(headers, { "Content-Type": "application/json", "Content-Length": length })
+      : merged(headers, { "Content-Length": length }),
+  );
   response.end(payload);
 }
 
@@ -169,7 +171,7 @@ async function handle(
     if (!(error instanceof DiscordRestError)) throw error;
     status = error.status;
     body = error.body;
-    headers = { ...headers, ...error.headers };
+    headers = merged(headers, error.headers);
   }
   record.status = status;
   const failed = status >= 400;

@@ -10,7 +10,7 @@ import {
   type ThreadAutoArchiveDuration,
 } from "discord-api-types/v10";
 import { canHoldThreads } from "../guildPayload.js";
-import { cloneJson, isRecord, type JsonObject } from "../json.js";
+import { cloneJson, isRecord, merged, type JsonObject } from "../json.js";
 import { createMessage, deleteMessage, editMessage, messageSnapshot } from "../messages.js";
 import { hasPermissions } from "../permissions.js";
 import { FormErrors, restErrors } from "../restErrors.js";
@@ -275,7 +275,7 @@ function openThread(
   const member = { id: thread.id, user_id: state.bot.id, join_timestamp: now, flags: 0 };
   state.dispatch(
     "THREAD_CREATE",
-    () => ({ ...cloneJson(thread), newly_created: true, member }),
+    () => merged(cloneJson(thread), { newly_created: true, member }),
     GatewayIntentBits.Guilds,
     guildId,
   );

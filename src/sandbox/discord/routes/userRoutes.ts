@@ -6,7 +6,7 @@ import {
 } from "discord-api-types/v10";
 import { guildChannels, guildPayload, memberPayload } from "../guildPayload.js";
 import { basePermissions } from "../permissions.js";
-import { isRecord } from "../json.js";
+import { isRecord, merged } from "../json.js";
 import { invalidFormBody, restErrors } from "../restErrors.js";
 import type { RouteContext, RouteDefinition } from "../router.js";
 import type { DiscordState } from "../state.js";
@@ -14,7 +14,7 @@ import type { GuildRecord } from "../world.js";
 
 /** The bot's own user as `GET /users/@me` answers it for a bot token. */
 export function currentUser(state: DiscordState): APIUser {
-  return { ...state.bot, verified: true, mfa_enabled: false, email: null, locale: "en-US" };
+  return merged(state.bot, { verified: true, mfa_enabled: false, email: null, locale: "en-US" });
 }
 
 /** The application as `GET /applications/@me` answers it. */
