@@ -63,12 +63,16 @@ function assignOwn(target: JsonObject, source: object): void {
   const keys = Object.keys(source);
   for (let index = 0; index < keys.length; index++) {
     const key = keys[index]!;
-    const value = (source as JsonObject)[key];
-    if (key === "__proto__") {
-      Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-    } else {
-      target[key] = value;
-    }
+    setField(target, key, (source as JsonObject)[key]);
+  }
+}
+
+/** Sets a field as JSON.parse or a spread defines it: a "__proto__" key is an own field, not the prototype. */
+function setField(target: JsonObject, key: string, value: unknown): void {
+  if (key === "__proto__") {
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    target[key] = value;
   }
 }
 
@@ -86,18 +90,7 @@ function copyJson(value: unknown): unknown {
   const keys = Object.keys(value);
   for (let index = 0; index < keys.length; index++) {
     const key = keys[index]!;
-    const field = (value as JsonObject)[key];
-    // A "__proto__" key parsed from JSON is an own field, not the copy's prototype.
-    if (key === "__proto__") {
-      Object.defineProperty(copy, key, {
-        value: copyJson(field),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    } else {
-      copy[key] = copyJson(field);
-    }
+    setField(copy, key, copyJson((value as JsonObject)[key]));
   }
   return copy;
 }

@@ -250,7 +250,8 @@ function interactionFields(
   } else {
     entry = merged(base, { type: InteractionType.ApplicationCommand });
     if (originalId) entry.original_response_message_id = originalId;
-    entry = merged(entry, commandTarget(interaction));
+    // The target's fields are the code's own names (no key read from outside).
+    Object.assign(entry, commandTarget(interaction));
   }
   const metadata = entry as unknown as APIMessage["interaction_metadata"];
   return {

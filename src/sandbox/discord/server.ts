@@ -32,12 +32,10 @@ function send(
 ): void {
   const payload = status === 204 || body === undefined ? "" : JSON.stringify(body);
   const length = String(Buffer.byteLength(payload));
-  response.writeHead(
-    status,
-    payload
-      ? merged(headers, { "Content-Type": "application/json", "Content-Length": length })
-      : merged(headers, { "Content-Length": length }),
-  );
+  const sized: Record<string, string> = payload
+    ? { "Content-Type": "application/json", "Content-Length": length }
+    : { "Content-Length": length };
+  response.writeHead(status, merged(headers, sized));
   response.end(payload);
 }
 
