@@ -26,6 +26,12 @@ export interface RateResult {
   p50: number;
   p99: number;
   /**
+   * p99 of the first responses to the interactions sent in the run's first {@link EARLY_MS}, and of
+   * the rest: a cold start's tail apart from the steady state's.
+   */
+  p99Early: number;
+  p99After: number;
+  /**
    * Time from each interaction's creation to its final visible answer (its first response, or the
    * edit or follow-up after a deferral), ms; NaN when not judged. What the person waits to read.
    */
@@ -81,6 +87,9 @@ function outcomeOf(record: InteractionRecord): keyof RateResult["outcomes"] {
 
 const SAMPLE_MS = 200;
 
+/** The start of a run whose first responses are read apart ({@link RateResult.p99Early}). */
+export const EARLY_MS = 2_000;
+
 /**
  * This process's busiest second: its CPU read every {@link SAMPLE_MS}, the most over any five
  * readings in a row, as a share of one cpu. An average over a whole run hides a driver that was the
@@ -117,6 +126,9 @@ export async function runAtRate(
   const { rate, seconds } = options;
   const total = Math.round(rate * seconds);
   const times: number[] = [];
+  /** First responses to the interactions sent in the first {@link EARLY_MS}, and after. */
+  const early: number[] = [];
+  const after: number[] = [];
   let late = 0;
   let peak = rssMb(bot.pid);
   const driverSeconds = busiestSecond();
@@ -148,6 +160,7 @@ export async function runAtRate(
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
     else await new Promise((resolve) => setImmediate(resolve));
     lastSentAt = performance.now();
+    const sentEarly = lastSentAt - started < EARLY_MS;
     const sending = stand.discord.interact(make(n));
     settled.push(
       sending.then(async (handle) => {
@@ -167,7 +180,9 @@ export async function runAtRate(
           );
         }
         try {
-          times.push((await handle.waitForResponse({ timeoutMs: 0 })).afterMs);
+          const { afterMs } = await handle.waitForResponse({ timeoutMs: 0 });
+          times.push(afterMs);
+          (sentEarly ? early : after).push(afterMs);
         } catch {
           late++;
         }
@@ -202,6 +217,8 @@ export async function runAtRate(
     late,
     p50: percentile(times, 50),
     p99: percentile(times, 99),
+    p99Early: percentile(early, 99),
+    p99After: percentile(after, 99),
     answerP50: percentile(answerTimes, 50),
     answerP99: percentile(answerTimes, 99),
     deferred,
