@@ -93,6 +93,29 @@ describe("the callback route", () => {
     );
   });
 
+  it("reads the response after an informational one, and a body that comes in several pieces", async () => {
+    const message = {
+      interaction: { id: "1" },
+      resource: { type: 4, message: { id: "99", content: "é".repeat(40_000) } },
+    };
+    const { route } = await open([
+      (response) => {
+        response.writeEarlyHints({ link: "</x>; rel=preload" });
+        noContent(response);
+      },
+      (response) => {
+        response.writeEarlyHints({ link: "</x>; rel=preload" });
+        response.writeHead(200, { "Content-Type": "application/json" });
+        // Split inside a two-byte character: the body is decoded whole, not piece by piece.
+        const bytes = Buffer.from(JSON.stringify(message));
+        response.write(bytes.subarray(0, 1_000));
+        setTimeout(() => response.end(bytes.subarray(1_000)), 20);
+      },
+    ]);
+    expect(await route.post("1", "tok", "{}", false)).toBeUndefined();
+    expect(await route.post("2", "tok", "{}", true)).toEqual(message);
+  });
+
   it("throws Discord's refusal as REST does, with its code", async () => {
     const { route } = await open([
       json(400, { code: 40060, message: "Interaction has already been acknowledged." }),
