@@ -139,6 +139,9 @@ async function overload(
   }
 }
 
+/** How long the load driver is warmed before each overload run ({@link warmDriver}). */
+const DRIVER_WARM_SECONDS = 4;
+
 /**
  * Warms the load driver before a run, with a bot of the same kind that is then stopped: the run's
  * bot (cold or warm) meets a driver whose local Discord and GitHub stand-in have compiled their
@@ -163,8 +166,6 @@ async function warmDriver(
     await bot.stop();
   }
 }
-
-const DRIVER_WARM_SECONDS = 4;
 
 /**
  * Another busy process on the bot's cpu (`cpus`), from before the bot starts to the end of the run:

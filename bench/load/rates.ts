@@ -125,8 +125,7 @@ export async function runAtRate(
 ): Promise<RateResult> {
   const { rate, seconds } = options;
   const total = Math.round(rate * seconds);
-  const times: number[] = [];
-  /** First responses to the interactions sent in the first {@link EARLY_MS}, and after. */
+  /** First responses to the interactions sent in the first {@link EARLY_MS}, and after (ms). */
   const early: number[] = [];
   const after: number[] = [];
   let late = 0;
@@ -181,7 +180,6 @@ export async function runAtRate(
         }
         try {
           const { afterMs } = await handle.waitForResponse({ timeoutMs: 0 });
-          times.push(afterMs);
           (sentEarly ? early : after).push(afterMs);
         } catch {
           late++;
@@ -211,6 +209,7 @@ export async function runAtRate(
     outcomes[outcomeOf(record)]++;
     if (record.deferred) deferred++;
   }
+  const times = early.concat(after);
   return {
     rate,
     sent: total,

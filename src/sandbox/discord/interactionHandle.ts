@@ -236,9 +236,7 @@ export function createInteractionHandle(
       wait(
         "a final answer",
         () => isAnswered(state, interaction),
-        options.timeoutMs !== undefined
-          ? { timeoutMs: options.timeoutMs, quietMs: options.settleMs ?? 0 }
-          : { quietMs: options.settleMs ?? 0 },
+        { timeoutMs: options.timeoutMs, quietMs: options.settleMs ?? 0 },
         record,
       ),
     waitForAnswerTime: (options = {}) =>
@@ -252,9 +250,7 @@ export function createInteractionHandle(
       wait(
         "a settled state",
         () => interaction.response !== null,
-        options.timeoutMs !== undefined
-          ? { timeoutMs: options.timeoutMs, quietMs: options.quietMs ?? 200 }
-          : { quietMs: options.quietMs ?? 200 },
+        { timeoutMs: options.timeoutMs, quietMs: options.quietMs ?? 200 },
         record,
       ),
     waitFor: (predicate, options = {}) =>

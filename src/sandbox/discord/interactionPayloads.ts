@@ -465,11 +465,10 @@ function buildModalSubmit(state: DiscordState, request: ModalSubmitInteraction):
     if (!used.has(key)) throw new Error(`the modal has no text input ${key}`);
   }
   const source = origin.sourceMessageId ? state.messages.get(origin.sourceMessageId) : undefined;
+  const data = { custom_id: origin.modal.custom_id, components };
   const payload = merged(
     fields,
-    source
-      ? { message: messageSnapshot(source, state), data: { custom_id: origin.modal.custom_id, components } }
-      : { data: { custom_id: origin.modal.custom_id, components } },
+    source ? { message: messageSnapshot(source, state), data } : { data },
   ) as unknown as APIInteraction;
   return {
     payload,
