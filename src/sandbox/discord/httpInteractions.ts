@@ -2,7 +2,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { InteractionType } from "discord-api-types/v10";
-import { merged } from "./json.js";
+import { merged, sortedJson } from "./json.js";
 import { acceptFirstResponse } from "./interactionResponse.js";
 import type { InteractionSigner } from "./interactionSigner.js";
 import { parseBody } from "./requestBody.js";
@@ -271,7 +271,7 @@ export class HttpInteractions {
 
   private pingPayload(): Record<string, unknown> {
     const id = this.state.nextId();
-    return {
+    return sortedJson({
       application_id: this.state.applicationId,
       entitlements: [],
       id,
@@ -279,7 +279,7 @@ export class HttpInteractions {
       type: InteractionType.Ping,
       user: this.state.world.users.owner,
       version: 1,
-    };
+    });
   }
 
   private post(

@@ -10,7 +10,7 @@ import {
   type APIInteraction,
   type APIUser,
 } from "discord-api-types/v10";
-import { isRecord, merged, type JsonObject } from "./json.js";
+import { isRecord, merged, sortedJson, type JsonObject } from "./json.js";
 import { commandData, commandPath } from "./commandData.js";
 import {
   commandAllowedIn,
@@ -519,6 +519,15 @@ function stateFor(
  * missing required option, no such button, a modal that was never shown).
  */
 export function buildInteraction(state: DiscordState, request: InteractionRequest): BuiltInteraction {
+  const built = buildOfKind(state, request);
+  // Each object's fields in order, as Discord sends them (json.ts `sortedJson`): a bot that
+  // parses the JSON meets the shapes it meets from Discord.
+  const payload = sortedJson(built.payload);
+  built.state.payload = payload;
+  return { payload, state: built.state };
+}
+
+function buildOfKind(state: DiscordState, request: InteractionRequest): BuiltInteraction {
   switch (request.kind) {
     case "slash":
     case "autocomplete":

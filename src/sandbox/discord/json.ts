@@ -76,6 +76,34 @@ function setField(target: JsonObject, key: string, value: unknown): void {
   }
 }
 
+/**
+ * A deep copy of JSON data with every object's keys in code-unit order, as Discord sends an
+ * interaction: captured payloads, over HTTP and the gateway alike, list each object's fields
+ * sorted (`app_permissions`, `application_id`, …, `type`, `version`; `data`'s `id`, `name`,
+ * `options`, `type`; each option's `name`, `type`, `value`). Arrays keep their order.
+ */
+export function sortedJson<T>(value: T): T {
+  return copySorted(value) as T;
+}
+
+function copySorted(value: unknown): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) {
+    const copy: unknown[] = new Array<unknown>(value.length);
+    for (let index = 0; index < value.length; index++) copy[index] = copySorted(value[index]);
+    return copy;
+  }
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return structuredClone(value);
+  const copy: JsonObject = {};
+  const keys = Object.keys(value).sort();
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index]!;
+    setField(copy, key, copySorted((value as JsonObject)[key]));
+  }
+  return copy;
+}
+
 function copyJson(value: unknown): unknown {
   if (typeof value !== "object" || value === null) return value;
   if (Array.isArray(value)) {

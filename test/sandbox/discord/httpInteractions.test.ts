@@ -223,6 +223,41 @@ describe("interactions over HTTP", () => {
     expect(handle.record().callbacks).toHaveLength(1);
   });
 
+  it("sends every object's fields in order, as Discord does, over HTTP and the gateway alike", async () => {
+    discord.registerCommands([
+      { name: "ping", description: "Answers pong" },
+      {
+        name: "echo",
+        description: "Says it back",
+        options: [
+          { type: 3, name: "text", description: "What to say" },
+          { type: 4, name: "times", description: "How often" },
+        ],
+      },
+    ]);
+    const unsorted: string[] = [];
+    let objects = 0;
+    const check = (value: unknown, path: string): void => {
+      if (Array.isArray(value)) return value.forEach((item, index) => check(item, `${path}[${index}]`));
+      if (typeof value !== "object" || value === null) return;
+      objects += 1;
+      const keys = Object.keys(value);
+      if (keys.join() !== [...keys].sort().join()) unsorted.push(`${path}: ${keys.join(", ")}`);
+      for (const key of keys) check((value as Record<string, unknown>)[key], `${path}.${key}`);
+    };
+    const request = { kind: "slash", name: "echo", options: { text: "hi", times: 2 } } as const;
+    await (await discord.interact(request)).waitForAnswer();
+    const overHttp = JSON.parse(first.received.at(-1)!.body) as Record<string, unknown>;
+    await discord.setInteractionsEndpoint(null);
+    await discord.interact(request);
+    const overGateway = (await gateway.next((payload) => payload.t === "INTERACTION_CREATE")).d;
+    for (const payload of [overHttp, overGateway]) check(payload, "interaction");
+    expect(unsorted).toEqual([]);
+    // The server's interaction, whole: its member, user, channel, guild, data and options.
+    expect(overHttp).toMatchObject({ member: { user: {} }, channel: {}, guild: {}, data: { options: [{}, {}] } });
+    expect(objects).toBeGreaterThanOrEqual(2 * 8);
+  });
+
   it("goes back to the gateway when the endpoint is unset", async () => {
     await discord.setInteractionsEndpoint(null);
     const handle = await discord.interact({ kind: "slash", name: "ping" });
