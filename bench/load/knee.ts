@@ -216,7 +216,7 @@ function overloadLine(phase: PhaseLabel, who: Who, result: RateResult, bare?: Ra
   const beside = bare
     ? `  GC ${ratio(result.gcMs, bare.gcMs)} and peak RSS ${ratio(result.peakRssMb, bare.peakRssMb)} the bare bot's`
     : "";
-  return `  ${phase}  ${who.padEnd(20)} late ${result.late}/${result.sent}  answered ${answered}  busy ${busy}  error ${error}  no answer ${unanswered}  p50 ${wholeMs(result.p50)}  p99 ${wholeMs(result.p99)} (sent in the first ${EARLY_MS / 1_000} s ${wholeMs(result.p99Early)}, after ${wholeMs(result.p99After)})  deferred ${result.deferred}  answer p50 ${wholeMs(result.answerP50)}  p99 ${wholeMs(result.answerP99)}  GC ${wholeMs(result.gcMs)}  peak RSS ${result.peakRssMb.toFixed(0)} MB${beside}  ${driverWords(result)}`;
+  return `  ${phase}  ${who.padEnd(20)} late ${result.late}/${result.sent}  answered ${answered}  busy ${busy}  error ${error}  no answer ${unanswered}  p50 ${wholeMs(result.p50)}  p99 ${wholeMs(result.p99)} (sent in the first ${EARLY_MS / 1_000} s ${wholeMs(result.p99Early)}, after ${wholeMs(result.p99After)}; cpu in the first ${EARLY_MS / 1_000} s: bot ${percent(result.botBusyEarly)}, driver ${percent(result.driverBusyEarly)})  deferred ${result.deferred}  answer p50 ${wholeMs(result.answerP50)}  p99 ${wholeMs(result.answerP99)}  GC ${wholeMs(result.gcMs)}  peak RSS ${result.peakRssMb.toFixed(0)} MB${beside}  ${driverWords(result)}`;
 }
 
 /** The figures of one overload line of RepoScout's, each beside the bare bot's. */
@@ -247,6 +247,12 @@ function overloadFigures(label: string, ours: RateResult, bare: RateResult): Fig
       (r) => r.sentRate,
       "the asked rate (below it, the driver could not keep its schedule and set the pace: issue 23 item 6)",
     ),
+    figure(
+      `load driver's cpu in the first ${EARLY_MS / 1_000} s, %`,
+      (r) => r.driverBusyEarly * 100,
+      "informative: near 100%, the driver's queue is in the first responses' times",
+    ),
+    figure(`bot's cpu in the first ${EARLY_MS / 1_000} s, %`, (r) => r.botBusyEarly * 100, "informative"),
     figure(
       "load driver's busiest second, % of its cpu",
       (r) => r.driverPeakBusy * 100,

@@ -53,6 +53,13 @@ export interface RateResult {
   /** The driver's busiest second of the same time (a share of one cpu, read every 200 ms). */
   driverPeakBusy: number;
   /**
+   * The driver's CPU and the bot's over the run's first {@link EARLY_MS}, each a share of one cpu:
+   * who was full while the first responses ({@link p99Early}) were read. A driver near 100% then
+   * reads its own queue as the bot's latency.
+   */
+  driverBusyEarly: number;
+  botBusyEarly: number;
+  /**
    * The rate the interactions actually went out at, a second: `rate` when the driver kept its
    * schedule, less when it could not (its cpu full, it sends the next as soon as it can). The run
    * then lasted longer than `seconds`, at a lower rate than asked.
@@ -152,6 +159,19 @@ export async function runAtRate(
   const started = performance.now();
   let lastSentAt = started;
   const driverBefore = process.cpuUsage();
+  const busyEarly = { driver: NaN, bot: NaN };
+  // Read when the first EARLY_MS are over, against the time that actually passed (a busy loop runs
+  // the timer late).
+  const earlyTimer = setTimeout(() => {
+    const elapsed = performance.now() - started;
+    const driver = process.cpuUsage(driverBefore);
+    busyEarly.driver = (driver.user + driver.system) / 1_000 / elapsed;
+    try {
+      busyEarly.bot = (cpuMs(bot.pid) - cpuBefore) / elapsed;
+    } catch {
+      // The process ended: the run's figures say so.
+    }
+  }, EARLY_MS);
   for (let n = 0; n < total; n++) {
     const due = started + (n * 1_000) / rate;
     const wait = due - performance.now();
@@ -199,6 +219,7 @@ export async function runAtRate(
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
   clearInterval(sampler);
+  clearTimeout(earlyTimer);
   const cpu = cpuMs(bot.pid) - cpuBefore;
   const gcAfter = await bot.gc();
   // Read once the bot's figures are: the bot idles meanwhile, and would collect its garbage then.
@@ -226,6 +247,8 @@ export async function runAtRate(
     driverBusy,
     driverCpuMsPerInteraction: driverMs / total,
     driverPeakBusy,
+    driverBusyEarly: busyEarly.driver,
+    botBusyEarly: busyEarly.bot,
     // The first went out at once and the last was due (total - 1) intervals later.
     sentRate: total > 1 ? ((total - 1) * 1_000) / (lastSentAt - started) : rate,
     gcMs: gcAfter.gcMs - gcBefore.gcMs,
