@@ -254,7 +254,12 @@ describe("interactions over HTTP", () => {
     for (const payload of [overHttp, overGateway]) check(payload, "interaction");
     expect(unsorted).toEqual([]);
     // The server's interaction, whole: its member, user, channel, guild, data and options.
-    expect(overHttp).toMatchObject({ member: { user: {} }, channel: {}, guild: {}, data: { options: [{}, {}] } });
+    expect(overHttp).toMatchObject({
+      member: { user: {} },
+      channel: {},
+      guild: {},
+      data: { options: [{}, {}] },
+    });
     expect(objects).toBeGreaterThanOrEqual(2 * 8);
   });
 
