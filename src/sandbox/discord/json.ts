@@ -34,7 +34,7 @@ export function codePointLength(text: string): number {
  * serializes and deserializes each value whole, which a walk over a small payload does not.
  */
 export function cloneJson<T>(value: T): T {
-  return copyJson(value) as T;
+  return copyJson(value, false) as T;
 }
 
 /**
@@ -83,42 +83,25 @@ function setField(target: JsonObject, key: string, value: unknown): void {
  * `options`, `type`; each option's `name`, `type`, `value`). Arrays keep their order.
  */
 export function sortedJson<T>(value: T): T {
-  return copySorted(value) as T;
+  return copyJson(value, true) as T;
 }
 
-function copySorted(value: unknown): unknown {
+/** A deep copy, each object's keys in their order or (`sorted`) in code-unit order. */
+function copyJson(value: unknown, sorted: boolean): unknown {
   if (typeof value !== "object" || value === null) return value;
   if (Array.isArray(value)) {
     const copy: unknown[] = new Array<unknown>(value.length);
-    for (let index = 0; index < value.length; index++) copy[index] = copySorted(value[index]);
-    return copy;
-  }
-  const prototype: unknown = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null) return structuredClone(value);
-  const copy: JsonObject = {};
-  const keys = Object.keys(value).sort();
-  for (let index = 0; index < keys.length; index++) {
-    const key = keys[index]!;
-    setField(copy, key, copySorted((value as JsonObject)[key]));
-  }
-  return copy;
-}
-
-function copyJson(value: unknown): unknown {
-  if (typeof value !== "object" || value === null) return value;
-  if (Array.isArray(value)) {
-    const copy: unknown[] = new Array<unknown>(value.length);
-    for (let index = 0; index < value.length; index++) copy[index] = copyJson(value[index]);
+    for (let index = 0; index < value.length; index++) copy[index] = copyJson(value[index], sorted);
     return copy;
   }
   const prototype: unknown = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) return structuredClone(value);
   const copy: JsonObject = {};
   // Keys, not entries: an entry is an array of its own for every field copied.
-  const keys = Object.keys(value);
+  const keys = sorted ? Object.keys(value).sort() : Object.keys(value);
   for (let index = 0; index < keys.length; index++) {
     const key = keys[index]!;
-    setField(copy, key, copyJson((value as JsonObject)[key]));
+    setField(copy, key, copyJson((value as JsonObject)[key], sorted));
   }
   return copy;
 }
