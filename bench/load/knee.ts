@@ -143,7 +143,7 @@ async function overload(
 /**
  * Collects the load driver's garbage before a measured run: what its warm-up left (some 3,000
  * interactions, the bot it warmed with, their connections) was otherwise collected in the run's
- * first seconds, while the driver's cpu was already full (89-99% of it in the first 2 s, cold, both
+ * first seconds, while the driver's cpu was already full (87-99% of it in the first 2 s, cold, both
  * transports), and the driver's pauses read as the bot's latency. Five cold runs over HTTP, with
  * against without: p99 of the first 2 s 349-532 ms against 759-999; three over the gateway 165-234
  * against 249-455. The overload's driver runs with `--expose-gc` ({@link overloadApart}).
