@@ -78,9 +78,10 @@ function setField(target: JsonObject, key: string, value: unknown): void {
 
 /**
  * A deep copy of JSON data with every object's keys in code-unit order, as Discord sends an
- * interaction: captured payloads, over HTTP and the gateway alike, list each object's fields
- * sorted (`app_permissions`, `application_id`, …, `type`, `version`; `data`'s `id`, `name`,
- * `options`, `type`; each option's `name`, `type`, `value`). Arrays keep their order.
+ * interaction: payloads captured from its HTTP requests list each object's fields sorted
+ * (`app_permissions`, `application_id`, …, `type`, `version`; `data`'s `id`, `name`, `options`,
+ * `type`; each option's `name`, `type`, `value`), and the gateway's INTERACTION_CREATE is taken to
+ * carry the same object (README, "taken on trust"). Arrays keep their order.
  */
 export function sortedJson<T>(value: T): T {
   return copyJson(value, true) as T;
