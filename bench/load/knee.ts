@@ -231,7 +231,7 @@ function overloadLine(phase: PhaseLabel, who: Who, result: RateResult, bare?: Ra
   const beside = bare
     ? `  GC ${ratio(result.gcMs, bare.gcMs)} and peak RSS ${ratio(result.peakRssMb, bare.peakRssMb)} the bare bot's`
     : "";
-  return `  ${phase}  ${who.padEnd(20)} late ${result.late}/${result.sent}  answered ${answered}  busy ${busy}  error ${error}  no answer ${unanswered}  p50 ${wholeMs(result.p50)}  p99 ${wholeMs(result.p99)} (sent in the first ${EARLY_MS / 1_000} s ${wholeMs(result.p99Early)}, after ${wholeMs(result.p99After)}; cpu in the first ${EARLY_MS / 1_000} s: bot ${percent(result.botBusyEarly)}, driver ${percent(result.driverBusyEarly)})  deferred ${result.deferred}  answer p50 ${wholeMs(result.answerP50)}  p99 ${wholeMs(result.answerP99)}  GC ${wholeMs(result.gcMs)}  peak RSS ${result.peakRssMb.toFixed(0)} MB${beside}  ${driverWords(result)}`;
+  return `  ${phase}  ${who.padEnd(20)} late ${result.late}/${result.sent}  answered ${answered}  busy ${busy}  error ${error}  no answer ${unanswered}  p50 ${wholeMs(result.p50)}  p99 ${wholeMs(result.p99)} (sent in the first ${EARLY_MS / 1_000} s ${wholeMs(result.p99Early)}, after ${wholeMs(result.p99After)}; cpu in the first ${EARLY_MS / 1_000} s: bot ${percent(result.botBusyEarly)} (its main thread ${percent(result.botMainBusyEarly)}), driver ${percent(result.driverBusyEarly)})  deferred ${result.deferred}  answer p50 ${wholeMs(result.answerP50)}  p99 ${wholeMs(result.answerP99)}  GC ${wholeMs(result.gcMs)}  peak RSS ${result.peakRssMb.toFixed(0)} MB${beside}  ${driverWords(result)}`;
 }
 
 /** The figures of one overload line of RepoScout's, each beside the bare bot's. */
@@ -268,6 +268,11 @@ function overloadFigures(label: string, ours: RateResult, bare: RateResult): Fig
       "informative: near 100%, the driver's queue is in the first responses' times",
     ),
     figure(`bot's cpu in the first ${EARLY_MS / 1_000} s, %`, (r) => r.botBusyEarly * 100, "informative"),
+    figure(
+      `bot's main thread's cpu in the first ${EARLY_MS / 1_000} s, %`,
+      (r) => r.botMainBusyEarly * 100,
+      "informative: the rest of the bot's is V8's helper threads (compilation, GC) on the same cpu",
+    ),
     figure(
       "load driver's busiest second, % of its cpu",
       (r) => r.driverPeakBusy * 100,

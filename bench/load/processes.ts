@@ -104,10 +104,24 @@ export function rssMb(pid: number): number {
   return kb / 1024;
 }
 
+/** CPU time (user + system) in ms of a /proc stat file (in clock ticks of 10 ms). */
+function statCpuMs(path: string): number {
+  const fields = readFileSync(path, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** CPU time a process used so far (user + system), in ms (/proc/<pid>/stat, in clock ticks of 10 ms). */
 export function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  return statCpuMs(`/proc/${pid}/stat`);
+}
+
+/**
+ * CPU time a process's main thread used so far, in ms (/proc/<pid>/task/<pid>/stat): JavaScript
+ * runs there; V8's helper threads (optimizing compilation, concurrent marking and sweeping) and
+ * libuv's pool are the rest of {@link cpuMs}.
+ */
+export function mainThreadCpuMs(pid: number): number {
+  return statCpuMs(`/proc/${pid}/task/${pid}/stat`);
 }
 
 function collect(child: ChildProcess): () => string {

@@ -11,7 +11,7 @@ import type {
 } from "../../src/sandbox/discord/index.js";
 import { snowflakeTimestamp } from "../../src/sandbox/discord/snowflake.js";
 import { transcriptOf } from "../../src/sandbox/transcript.js";
-import { cpuMs, rssMb, type BotProcess } from "./processes.js";
+import { cpuMs, mainThreadCpuMs, rssMb, type BotProcess } from "./processes.js";
 import type { LoadStandIns } from "./standIns.js";
 
 /** A request for the n-th interaction of a run (its server, channel and user chosen by the caller). */
@@ -59,6 +59,12 @@ export interface RateResult {
    */
   driverBusyEarly: number;
   botBusyEarly: number;
+  /**
+   * The part of {@link botBusyEarly} on the bot's main thread, where its JavaScript runs; the rest
+   * is V8's helper threads (optimizing compilation, concurrent GC) and libuv's pool, which in a
+   * cold process take the same cpu while the first responses are due.
+   */
+  botMainBusyEarly: number;
   /**
    * The rate the interactions actually went out at, a second: `rate` when the driver kept its
    * schedule, less when it could not (its cpu full, it sends the next as soon as it can). The run
@@ -148,6 +154,7 @@ export async function runAtRate(
   }, SAMPLE_MS);
   const gcBefore = await bot.gc();
   const cpuBefore = cpuMs(bot.pid);
+  const mainBefore = mainThreadCpuMs(bot.pid);
   const outcomes = { answered: 0, busy: 0, error: 0, unanswered: 0 };
   const answerTimes: number[] = [];
   let deferred = 0;
@@ -159,7 +166,7 @@ export async function runAtRate(
   const started = performance.now();
   let lastSentAt = started;
   const driverBefore = process.cpuUsage();
-  const busyEarly = { driver: NaN, bot: NaN };
+  const busyEarly = { driver: NaN, bot: NaN, botMain: NaN };
   // Read when the first EARLY_MS are over, against the time that actually passed (a busy loop runs
   // the timer late).
   const earlyTimer = setTimeout(() => {
@@ -168,6 +175,7 @@ export async function runAtRate(
     busyEarly.driver = (driver.user + driver.system) / 1_000 / elapsed;
     try {
       busyEarly.bot = (cpuMs(bot.pid) - cpuBefore) / elapsed;
+      busyEarly.botMain = (mainThreadCpuMs(bot.pid) - mainBefore) / elapsed;
     } catch {
       // The process ended: the run's figures say so.
     }
@@ -249,6 +257,7 @@ export async function runAtRate(
     driverPeakBusy,
     driverBusyEarly: busyEarly.driver,
     botBusyEarly: busyEarly.bot,
+    botMainBusyEarly: busyEarly.botMain,
     // The first went out at once and the last was due (total - 1) intervals later.
     sentRate: total > 1 ? ((total - 1) * 1_000) / (lastSentAt - started) : rate,
     gcMs: gcAfter.gcMs - gcBefore.gcMs,
