@@ -2,10 +2,11 @@
  * The knee and the overload (issues 12 and 23): the highest rate of mixed interactions one process
  * holds (p99 first response under 1 s, no late acknowledgement), over the gateway and over HTTP,
  * RepoScout beside the bare discord.js bot; then the overload, 1,600/s for 10 seconds (the issue's
- * goal rate), from a cold start and after a warm-up apart, RepoScout beside the bare bot sending the
- * very message RepoScout answers a cached /blame with: how every interaction ended, p50 and p99,
- * time in GC and peak RSS; and once more from a cold start with another busy process on the bot's
- * cpu, which halves the cpu the bot gets. Alone: `npx tsx bench/load/knee.ts [--quick]`.
+ * goal rate), from a cold start (a new data folder; and a restart, on the folder of a process
+ * before it) and after a warm-up apart, RepoScout beside the bare bot sending the very message
+ * RepoScout answers a cached /blame with: how every interaction ended, p50 and p99, time in GC and
+ * peak RSS; and once more from a cold start with another busy process on the bot's cpu, which
+ * halves the cpu the bot gets. Alone: `npx tsx bench/load/knee.ts [--quick]`.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -13,13 +14,19 @@ import type { Figure, Measured } from "../figures.js";
 import { EARLY_MS, holds, runAtRate, type RateResult, type RequestMaker } from "./rates.js";
 import { mixed, placed } from "./mix.js";
 import { placeBots } from "./pinning.js";
-import { startBareBot, startRepoScout, type BotProcess } from "./processes.js";
+import { keptData, startBareBot, startRepoScout, type BotProcess, type KeptData } from "./processes.js";
 import { cachedBlameMessage } from "./sideBySide.js";
 import { startLoadStandIns, type LoadStandIns } from "./standIns.js";
 
 type Transport = "gateway" | "http";
 type Who = "RepoScout" | "bare discord.js bot";
-type Phase = "cold" | "warm";
+/**
+ * cold: a process just started, its data folder new (a first start: every question's first answer
+ * read from GitHub during the run); restart: a process just started on the data folder of the one
+ * before it, which answered the same questions (a deploy or a crash: the answers cached, the
+ * process's code and memory cold); warm: a process that answered some interactions first.
+ */
+type Phase = "cold" | "restart" | "warm";
 /** A phase as the overload lines name it (a cold start on a cpu shared with a busy process too). */
 type PhaseLabel = Phase | "cold, shared cpu";
 
@@ -35,6 +42,7 @@ async function startBot(
   transport: Transport,
   cpus: string | null,
   message?: unknown,
+  kept?: KeptData,
 ): Promise<BotProcess> {
   const http = transport === "http";
   const bot =
@@ -42,6 +50,7 @@ async function startBot(
       ? await startRepoScout(stand.at, {
           http,
           cpus,
+          ...(kept ? { kept } : {}),
           // The fair-use share would turn a load run's answers into "budget used up" errors.
           env: { DEFAULT_TOKEN_SHARE: "1" },
           ...(http ? {} : { ready: () => stand.discord.waitForGatewaySession({ timeoutMs: 60_000 }) }),
@@ -104,9 +113,10 @@ async function steps(
 
 /**
  * One overload run: a bot just started (cold: the run's first interaction is the first it ever
- * gets) or warmed up first (warm), then `rate` mixed interactions a second for `seconds`, from a
- * load driver warmed first ({@link warmDriver}). A warm RepoScout also says what it answers a
- * cached /blame with, for the bare bot to send.
+ * gets; restart: the same, on the data folder of a process before it) or warmed up first (warm),
+ * then `rate` mixed interactions a second for `seconds`, from a load driver warmed first
+ * ({@link warmDriver}). A warm RepoScout also says what it answers a cached /blame with, for the
+ * bare bot to send.
  */
 async function overload(
   who: Who,
@@ -114,11 +124,15 @@ async function overload(
   phase: Phase,
   options: { rate: number; seconds: number; cpus: string | null; message?: unknown; shared?: boolean },
 ): Promise<{ result: RateResult; message?: unknown }> {
+  if (phase === "restart" && who !== "RepoScout")
+    throw new Error("only RepoScout keeps a cache to restart on");
   const stand = await startLoadStandIns({ guilds: GUILDS, maxInteractions: 30_000 });
   const make = placed(stand, GUILDS, mixed);
-  await warmDriver(stand, who, transport, options, make);
+  // A restart's data folder is the driver's warm-up bot's: what it answered is what the run asks.
+  const kept = phase === "restart" ? await keptData() : undefined;
+  await warmDriver(stand, who, transport, options, make, kept);
   const neighbour = options.shared && options.cpus ? busyNeighbour(options.cpus) : null;
-  const bot = await startBot(stand, who, transport, options.cpus, options.message);
+  const bot = await startBot(stand, who, transport, options.cpus, options.message, kept);
   try {
     let message: unknown;
     if (phase === "warm") {
@@ -136,6 +150,7 @@ async function overload(
   } finally {
     neighbour?.kill("SIGKILL");
     await bot.stop();
+    await kept?.remove();
     await stand.close();
   }
 }
@@ -172,8 +187,9 @@ async function warmDriver(
   transport: Transport,
   options: { rate: number; cpus: string | null; message?: unknown },
   make: RequestMaker,
+  kept?: KeptData,
 ): Promise<void> {
-  const bot = await startBot(stand, who, transport, options.cpus, options.message);
+  const bot = await startBot(stand, who, transport, options.cpus, options.message, kept);
   try {
     await warm(stand, bot, make);
     await runAtRate(stand, bot, make, { rate: options.rate / 2, seconds: DRIVER_WARM_SECONDS });
@@ -292,10 +308,11 @@ async function overloads(quick: boolean, cpus: string | null): Promise<Measured>
   const figures: Figure[] = [];
   for (const transport of ["gateway", "http"] as const) {
     lines.push(
-      `overload, ${transport}: ${rate.toLocaleString("en")}/s mixed interactions for ${seconds} s, from a cold start and after a warm-up, and from a cold start on a cpu shared with a busy process; the bare bot sends RepoScout's cached /blame message  (goal: 0 late, p99 < 250 ms, GC ≤ 1.5× and peak RSS ≤ 1.5× the bare bot's)`,
+      `overload, ${transport}: ${rate.toLocaleString("en")}/s mixed interactions for ${seconds} s, from a cold start (a new data folder: every question's first answer read from GitHub in the run), from a restart (a new process on the data folder of one that answered the same questions: the cache kept), after a warm-up, and from a cold start on a cpu shared with a busy process; the bare bot sends RepoScout's cached /blame message  (goal: 0 late, p99 < 250 ms, GC ≤ 1.5× and peak RSS ≤ 1.5× the bare bot's)`,
     );
     const run = { rate, seconds, cpus };
     const cold = (await overloadApart("RepoScout", transport, "cold", run)).result;
+    const restart = (await overloadApart("RepoScout", transport, "restart", run)).result;
     const { result: warmed, message } = await overloadApart("RepoScout", transport, "warm", run);
     if (message === undefined)
       lines.push("  (RepoScout's cached /blame was not a message at once: the bare bot answers 'ok')");
@@ -305,11 +322,13 @@ async function overloads(quick: boolean, cpus: string | null): Promise<Measured>
     lines.push(
       overloadLine("cold", "RepoScout", cold, bareCold),
       overloadLine("cold", "bare discord.js bot", bareCold),
+      overloadLine("restart", "RepoScout", restart, bareCold),
       overloadLine("warm", "RepoScout", warmed, bareWarm),
       overloadLine("warm", "bare discord.js bot", bareWarm),
     );
     figures.push(
       ...overloadFigures(`overload cold, ${transport}`, cold, bareCold),
+      ...overloadFigures(`overload restart (cache kept), ${transport}`, restart, bareCold),
       ...overloadFigures(`overload warm, ${transport}`, warmed, bareWarm),
     );
     if (cpus === null) {

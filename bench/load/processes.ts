@@ -194,6 +194,24 @@ export interface StandInAddresses {
   githubToken: string;
 }
 
+/** A data folder kept across RepoScout processes, with the key its tokens are sealed with. */
+export interface KeptData {
+  dataDir: string;
+  tokenKey: string;
+  /** Removes the folder. */
+  remove(): Promise<void>;
+}
+
+/** A new data folder to keep across processes ({@link startRepoScout}'s `kept`). */
+export async function keptData(): Promise<KeptData> {
+  const dataDir = await mkdtemp(join(tmpdir(), "reposcout-bench-kept-"));
+  return {
+    dataDir,
+    tokenKey: randomBytes(32).toString("base64"),
+    remove: () => rm(dataDir, { recursive: true, force: true }),
+  };
+}
+
 /**
  * Starts RepoScout in its own process, gateway mode (or HTTP with `http`), and resolves once it
  * serves: `/healthz` answers and, over the gateway, the gateway session is ready (`ready`).
@@ -208,10 +226,16 @@ export async function startRepoScout(
     nodeArgs?: string[];
     /** The cpus to run on (./pinning.ts), or none: wherever the system puts it. */
     cpus?: string | null;
+    /**
+     * A data folder and token key of the caller's, kept when this process stops: the next process
+     * started with them finds what this one stored (a restart). Otherwise a new folder each time,
+     * removed at stop.
+     */
+    kept?: KeptData;
   } = {},
 ): Promise<BotProcess> {
   const port = await freePort();
-  const dataDir = await mkdtemp(join(tmpdir(), "reposcout-bench-load-"));
+  const dataDir = options.kept?.dataDir ?? (await mkdtemp(join(tmpdir(), "reposcout-bench-load-")));
   // Beside the data folder, not in it: the meter's file is the bench's, not RepoScout's.
   const meterDir = await mkdtemp(join(tmpdir(), "reposcout-bench-gc-"));
   const gcFile = join(meterDir, "gc.json");
@@ -229,7 +253,7 @@ export async function startRepoScout(
       GITHUB_API_URL: at.githubRestUrl,
       GITHUB_GRAPHQL_URL: at.githubGraphqlUrl,
       GITHUB_TOKEN: at.githubToken,
-      TOKEN_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+      TOKEN_ENCRYPTION_KEY: options.kept?.tokenKey ?? randomBytes(32).toString("base64"),
       DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
       ...deployedEnvironment(),
@@ -263,7 +287,7 @@ export async function startRepoScout(
     gc: gcMeterOf(child, gcFile),
     async stop() {
       await stopChild(child);
-      await rm(dataDir, { recursive: true, force: true });
+      if (!options.kept) await rm(dataDir, { recursive: true, force: true });
       await rm(meterDir, { recursive: true, force: true });
     },
   };
