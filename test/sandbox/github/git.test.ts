@@ -1,7 +1,8 @@
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureDemoWorld, World, DEMO_PATHS } from "../../../src/sandbox/github/index.js";
 import { CatFileProcess } from "../../../src/sandbox/github/catFile.js";
-import { gitEnvironment } from "../../../src/sandbox/github/gitProcess.js";
+import { gitEnvironment, runGit } from "../../../src/sandbox/github/gitProcess.js";
 import {
   GitRepository,
   isSafeExpression,
@@ -27,6 +28,31 @@ describe("running git safely", () => {
     expect(
       Object.keys(environment).filter((key) => key.startsWith("GIT_") && !/CONFIG|PROMPT|LOCKS/.test(key)),
     ).toEqual([]);
+  });
+
+  it("runs git through the runner: input and binary output whole, exit codes, a git that is not there", async () => {
+    // 3 MB of every byte value in, its object id out, and the same bytes back out of git.
+    const bytes = Buffer.alloc(3 * 1024 * 1024);
+    for (let index = 0; index < bytes.length; index++) bytes[index] = (index * 7) % 256;
+    const [hashed, failed] = await Promise.all([
+      runGit(["hash-object", "--stdin"], { input: bytes }),
+      runGit(["rev-parse", "--verify", "no-such-ref"], { gitDir: repository.gitDir }),
+    ]);
+    expect(hashed.code).toBe(0);
+    const blobId = createHash("sha1")
+      .update(Buffer.concat([Buffer.from(`blob ${bytes.length}\0`), bytes]))
+      .digest("hex");
+    expect(hashed.stdout.toString("utf8").trim()).toBe(blobId);
+    expect(failed.code).not.toBe(0);
+    expect(failed.stderr).not.toBe("");
+    const shown = await runGit(["show", "HEAD:" + DEMO_PATHS.engine], { gitDir: repository.gitDir });
+    expect(shown.code).toBe(0);
+    expect(shown.stdout.length).toBeGreaterThan(0);
+    await expect(runGit(["--version"], { gitBinary: "/nonexistent/git" })).rejects.toMatchObject({
+      code: "ENOENT",
+    });
+    // The runner is still there for the next command.
+    expect((await runGit(["--version"])).stdout.toString("utf8")).toMatch(/^git version /);
   });
 
   it("never lets an expression or a path pass as an option", () => {
