@@ -109,9 +109,10 @@ let runner: Runner | null = null;
 /** The running git runner, started when there is none (or the last one ended). */
 function gitRunner(): Runner {
   if (runner) return runner;
+  // No environment: node needs none, and each git process is given its own (gitEnvironment).
   const child = spawn(process.execPath, ["-e", RUNNER_SOURCE], {
     stdio: ["pipe", "pipe", "inherit"],
-    env: { PATH: process.env.PATH ?? "" },
+    env: {},
   });
   const started: Runner = { child, pending: new Map(), next: 1 };
   runner = started;
@@ -125,7 +126,8 @@ function gitRunner(): Runner {
     started.pending.clear();
   };
   child.on("error", (error) => ended(`did not start: ${error.message}`));
-  child.on("exit", (code, signal) => ended(`ended (${signal ?? code})`));
+  // "close", not "exit": the replies still in its stdout are read first.
+  child.on("close", (code, signal) => ended(`ended (${signal ?? code})`));
   child.stdin!.on("error", () => undefined);
   createInterface({ input: child.stdout!, crlfDelay: Infinity }).on("line", (line) => {
     const reply = JSON.parse(line) as RunnerReply;
@@ -157,11 +159,10 @@ export function runGit(
 ): Promise<GitResult> {
   const argv = options.gitDir === undefined ? [...args] : [`--git-dir=${options.gitDir}`, ...args];
   return new Promise((resolve, reject) => {
-    const { child, pending, next } = gitRunner();
-    const id = next;
-    runner!.next = next + 1;
-    pending.set(id, { resolve, reject });
-    (child.stdout as Socket).ref();
+    const current = gitRunner();
+    const id = current.next++;
+    current.pending.set(id, { resolve, reject });
+    (current.child.stdout as Socket).ref();
     const input = options.input === undefined ? "" : Buffer.from(options.input).toString("base64");
     const request = {
       id,
@@ -171,7 +172,7 @@ export function runGit(
       env: gitEnvironment(options),
       input,
     };
-    child.stdin!.write(`${JSON.stringify(request)}\n`);
+    current.child.stdin!.write(`${JSON.stringify(request)}\n`);
   });
 }
 
