@@ -9,6 +9,7 @@
  * halves the cpu the bot gets. Alone: `npx tsx bench/load/knee.ts [--quick]`.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import type { Figure, Measured } from "../figures.js";
 import { EARLY_MS, holds, runAtRate, type RateResult, type RequestMaker } from "./rates.js";
@@ -77,7 +78,10 @@ const percent = (share: number): string => `${(share * 100).toFixed(0)}%`;
  */
 function driverWords(result: RateResult): string {
   const behind = result.sentRate < 0.95 * result.rate ? " (behind its schedule)" : "";
-  return `driver sent at ${result.sentRate.toFixed(0)}/s${behind}, busy ${percent(result.driverBusy)} (busiest second ${percent(result.driverPeakBusy)}, ${result.driverCpuMsPerInteraction.toFixed(2)} ms/interaction)`;
+  const waiting = Number.isFinite(result.driverWaiting)
+    ? `, waiting for its cpu ${percent(result.driverWaiting)}`
+    : "";
+  return `driver sent at ${result.sentRate.toFixed(0)}/s${behind}, busy ${percent(result.driverBusy)} (busiest second ${percent(result.driverPeakBusy)}, ${result.driverCpuMsPerInteraction.toFixed(2)} ms/interaction${waiting})`;
 }
 
 function stepLine(who: Who, result: RateResult): string {
@@ -212,6 +216,21 @@ function busyNeighbour(cpus: string): ChildProcess {
 const OVERLOAD_CHILD = "--overload-child";
 
 /**
+ * The overload's load driver collects its garbage on its main thread alone when it has one cpu (a
+ * two-cpu machine, the bot pinned to the other: ./pinning.ts). There V8's parallel collection
+ * splits each pause among four helper threads that take turns on that one cpu, and its concurrent
+ * marking takes the cpu from the thread that answers. The driver's main thread then waited,
+ * runnable, 15.5-18.0% of a cold 1,600/s run over HTTP (/proc/self/schedstat), up to 156-162 ms of
+ * a 200 ms reading, while the bot's responses waited to be read. With this flag, three runs against
+ * three alternating: 4.9-5.6%, at most 78-93 ms, and 0.62-0.67 ms of the driver's cpu per
+ * interaction against 0.69-0.80; over the gateway, three pairs, 6.5-6.7% against 15.0-18.2%. (The
+ * bot runs with V8's defaults, as an operator runs it.)
+ */
+function driverNodeFlags(): string[] {
+  return availableParallelism() === 1 ? ["--single-threaded-gc"] : [];
+}
+
+/**
  * {@link overload} in a load driver of its own (a new process running this file, on the cpus this
  * one was given): each run meets a driver and stand-ins in the same state, not one grown and
  * collecting garbage from every run before it, whose pauses read as the bot's latency.
@@ -221,7 +240,15 @@ async function overloadApart(
 ): Promise<{ result: RateResult; message?: unknown }> {
   const child = spawn(
     process.execPath,
-    ["--expose-gc", "--import", "tsx", fileURLToPath(import.meta.url), OVERLOAD_CHILD, JSON.stringify(args)],
+    [
+      "--expose-gc",
+      ...driverNodeFlags(),
+      "--import",
+      "tsx",
+      fileURLToPath(import.meta.url),
+      OVERLOAD_CHILD,
+      JSON.stringify(args),
+    ],
     { stdio: ["ignore", "pipe", "inherit"] },
   );
   let output = "";
@@ -288,6 +315,11 @@ function overloadFigures(label: string, ours: RateResult, bare: RateResult): Fig
       `bot's main thread's cpu in the first ${EARLY_MS / 1_000} s, %`,
       (r) => r.botMainBusyEarly * 100,
       "informative: the rest of the bot's is V8's helper threads (compilation, GC) on the same cpu",
+    ),
+    figure(
+      "load driver's main thread waiting for its cpu, % of the run",
+      (r) => r.driverWaiting * 100,
+      "informative: while it waits, the bot's responses wait to be read, and the wait is in their times",
     ),
     figure(
       "load driver's busiest second, % of its cpu",

@@ -124,6 +124,21 @@ export function mainThreadCpuMs(pid: number): number {
   return statCpuMs(`/proc/${pid}/task/${pid}/stat`);
 }
 
+/**
+ * How long this process's main thread has waited, runnable, for a cpu so far, in ms
+ * (/proc/self/schedstat: time on a cpu, time waiting on a run queue, in ns): the time another thread
+ * held the cpu it may run on, such as its own V8 helper threads or another process pinned there.
+ * NaN where the kernel keeps no such figure.
+ */
+export function waitedForCpuMs(): number {
+  try {
+    const waitedNs = Number(readFileSync("/proc/self/schedstat", "utf8").split(" ")[1]);
+    return waitedNs / 1e6;
+  } catch {
+    return NaN;
+  }
+}
+
 function collect(child: ChildProcess): () => string {
   let text = "";
   child.stderr?.on("data", (chunk: Buffer) => {

@@ -11,7 +11,7 @@ import type {
 } from "../../src/sandbox/discord/index.js";
 import { snowflakeTimestamp } from "../../src/sandbox/discord/snowflake.js";
 import { transcriptOf } from "../../src/sandbox/transcript.js";
-import { cpuMs, mainThreadCpuMs, rssMb, type BotProcess } from "./processes.js";
+import { cpuMs, mainThreadCpuMs, rssMb, waitedForCpuMs, type BotProcess } from "./processes.js";
 import type { LoadStandIns } from "./standIns.js";
 
 /** A request for the n-th interaction of a run (its server, channel and user chosen by the caller). */
@@ -52,6 +52,13 @@ export interface RateResult {
   driverCpuMsPerInteraction: number;
   /** The driver's busiest second of the same time (a share of one cpu, read every 200 ms). */
   driverPeakBusy: number;
+  /**
+   * The share of the same time the driver's main thread, where the local Discord answers and the
+   * first responses are timed, waited runnable for its cpu while another thread held it (its own
+   * V8 helper threads, on the one cpu it runs on): a response that came then was read late, and
+   * the wait is in the first responses' times. NaN where the kernel keeps no such figure.
+   */
+  driverWaiting: number;
   /**
    * The driver's CPU and the bot's over the run's first {@link EARLY_MS}, each a share of one cpu:
    * who was full while the first responses ({@link p99Early}) were read. A driver near 100% then
@@ -166,6 +173,7 @@ export async function runAtRate(
   const started = performance.now();
   let lastSentAt = started;
   const driverBefore = process.cpuUsage();
+  const waitedBefore = waitedForCpuMs();
   const busyEarly = { driver: NaN, bot: NaN, botMain: NaN };
   // Read when the first EARLY_MS are over, against the time that actually passed (a busy loop runs
   // the timer late).
@@ -219,6 +227,7 @@ export async function runAtRate(
   const driver = process.cpuUsage(driverBefore);
   const driverMs = (driver.user + driver.system) / 1_000;
   const driverBusy = driverMs / (performance.now() - started);
+  const driverWaiting = (waitedForCpuMs() - waitedBefore) / (performance.now() - started);
   const driverPeakBusy = driverSeconds.peak();
   if (options.judge) {
     await Promise.all(judged);
@@ -255,6 +264,7 @@ export async function runAtRate(
     driverBusy,
     driverCpuMsPerInteraction: driverMs / total,
     driverPeakBusy,
+    driverWaiting,
     driverBusyEarly: busyEarly.driver,
     botBusyEarly: busyEarly.bot,
     botMainBusyEarly: busyEarly.botMain,
