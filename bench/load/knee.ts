@@ -35,15 +35,14 @@ const GUILDS = 50;
 
 /**
  * Starts a bot of `who` on `transport` against `stand`, pointed at by the local Discord, on `cpus`;
- * the bare bot answers with `message` when given.
+ * the bare bot answers with `message` when given; RepoScout starts on the `kept` data folder when
+ * given (a restart).
  */
 async function startBot(
   stand: LoadStandIns,
   who: Who,
   transport: Transport,
-  cpus: string | null,
-  message?: unknown,
-  kept?: KeptData,
+  { cpus, message, kept }: { cpus: string | null; message?: unknown; kept?: KeptData | undefined },
 ): Promise<BotProcess> {
   const http = transport === "http";
   const bot =
@@ -96,7 +95,7 @@ async function steps(
   cpus: string | null,
 ): Promise<{ lines: string[]; knee: number }> {
   const stand = await startLoadStandIns({ guilds: GUILDS });
-  const bot = await startBot(stand, who, transport, cpus);
+  const bot = await startBot(stand, who, transport, { cpus });
   const make = placed(stand, GUILDS, mixed);
   const lines: string[] = [];
   let knee = 0;
@@ -136,7 +135,7 @@ async function overload(
   const kept = phase === "restart" ? await keptData() : undefined;
   await warmDriver(stand, who, transport, options, make, kept);
   const neighbour = options.shared && options.cpus ? busyNeighbour(options.cpus) : null;
-  const bot = await startBot(stand, who, transport, options.cpus, options.message, kept);
+  const bot = await startBot(stand, who, transport, { ...options, kept });
   try {
     let message: unknown;
     if (phase === "warm") {
@@ -193,7 +192,7 @@ async function warmDriver(
   make: RequestMaker,
   kept?: KeptData,
 ): Promise<void> {
-  const bot = await startBot(stand, who, transport, options.cpus, options.message, kept);
+  const bot = await startBot(stand, who, transport, { ...options, kept });
   try {
     await warm(stand, bot, make);
     await runAtRate(stand, bot, make, { rate: options.rate / 2, seconds: DRIVER_WARM_SECONDS });

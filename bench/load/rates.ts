@@ -226,8 +226,9 @@ export async function runAtRate(
   await Promise.all(settled);
   const driver = process.cpuUsage(driverBefore);
   const driverMs = (driver.user + driver.system) / 1_000;
-  const driverBusy = driverMs / (performance.now() - started);
-  const driverWaiting = (waitedForCpuMs() - waitedBefore) / (performance.now() - started);
+  const sendingMs = performance.now() - started;
+  const driverBusy = driverMs / sendingMs;
+  const driverWaiting = (waitedForCpuMs() - waitedBefore) / sendingMs;
   const driverPeakBusy = driverSeconds.peak();
   if (options.judge) {
     await Promise.all(judged);
