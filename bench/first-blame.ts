@@ -48,7 +48,7 @@ import { createGitHubClient } from "../src/github/index.js";
 import { silentLogger } from "../src/logger.js";
 import type { ResolvedToken } from "../src/tokens/tokenResolver.js";
 import type { Figure, Measured } from "./figures.js";
-import { deployedEnvironment } from "./load/processes.js";
+import { botNode, deployedEnvironment } from "./load/processes.js";
 
 const SIZES = [200, 2_000, 10_000];
 const WARMUP = 5;
@@ -349,7 +349,7 @@ const CHILD = "--child";
 /** {@link measureFirstBlame} in a process of its own, with `env` as its whole environment. */
 async function measureInChild(sizes: readonly number[], env: NodeJS.ProcessEnv): Promise<Measured> {
   const child = spawn(
-    process.execPath,
+    botNode(),
     ["--import", "tsx", fileURLToPath(import.meta.url), CHILD, ...sizes.map(String)],
     { stdio: ["ignore", "pipe", "inherit"], env },
   );

@@ -3,7 +3,9 @@
  * makes them move, and a test that fails on a slow run teaches nothing. `npm run bench -- --quick`
  * runs the load figures only, in a short form, for development. `npm run bench -- --goals [--runs
  * 3]` runs only issue 23's goal figures, that many times, and prints each one's spread (./goals.ts;
- * with `--quick`, their short forms).
+ * with `--quick`, their short forms). `--bot-node <path>` runs the bots, and the bot's code measured
+ * in a process of its own, on another node than the bench's: the one the deployments run (the
+ * Dockerfile's current LTS), where the machine has another installed.
  */
 import { benchCacheBound } from "./cache-bound.js";
 import { benchEndToEnd } from "./end-to-end.js";
@@ -26,10 +28,17 @@ import { benchStartup } from "./startup.js";
 import { benchTwoProcesses } from "./two-processes.js";
 import { benchGoals } from "./goals.js";
 import { loadSections } from "./load/index.js";
-import { buildForBench } from "./load/processes.js";
+import { buildForBench, useBotNode } from "./load/processes.js";
 
 const quick = process.argv.includes("--quick");
 console.log(buildForBench().line);
+const botNodeAt = process.argv.indexOf("--bot-node");
+try {
+  console.log(useBotNode(botNodeAt >= 0 ? (process.argv[botNodeAt + 1] ?? "") : null));
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(2);
+}
 
 if (process.argv.includes("--goals")) {
   const at = process.argv.indexOf("--runs");

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startDiscordStandIn } from "../src/sandbox/discord/index.js";
 import { DEMO_TOKEN, startGitHubStandIn } from "../src/sandbox/github/index.js";
-import { buildForBench, freePort, rssMb } from "./load/processes.js";
+import { botNode, buildForBench, freePort, rssMb } from "./load/processes.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -24,7 +24,7 @@ async function startOnce(
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), "reposcout-bench-start-"));
   const started = performance.now();
-  const child = spawn(process.execPath, args, {
+  const child = spawn(botNode(), args, {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? "",

@@ -38,6 +38,41 @@ export interface BotProcess {
 
 const GC_METER = new URL("./gcMeter.mjs", import.meta.url).href;
 
+/** The variable `npm run bench -- --bot-node <path>` sets, which the bench's child processes inherit. */
+const BOT_NODE = "BENCH_BOT_NODE";
+
+/**
+ * The node that runs the bots (RepoScout and the bare bot alike) and the bot's own code measured in
+ * a process of its own (the first /blame, start-up): `--bot-node`'s, else the bench's. The load
+ * driver, the local Discord and the GitHub stand-in run on the bench's node either way. The
+ * deployments run the bot on the current LTS (the Dockerfile's `node:24`), which a machine with
+ * another node installed measures this way.
+ */
+export function botNode(): string {
+  return process.env[BOT_NODE] || process.execPath;
+}
+
+/**
+ * Points the bots at another node (see {@link botNode}) and says which: the line the bench prints.
+ * @throws Error when `path` does not run as node.
+ */
+export function useBotNode(path: string | null): string {
+  const version = (node: string): string => {
+    const ran = spawnSync(node, ["--version"], { encoding: "utf8" });
+    if (ran.status !== 0 || !/^v\d+\./.test(ran.stdout))
+      throw new Error(
+        `--bot-node ${node} does not run as node (${ran.error?.message ?? (ran.stderr.trim() || `exit ${ran.status}`)})`,
+      );
+    return ran.stdout.trim();
+  };
+  if (path === "") throw new Error("--bot-node takes the path of a node (--bot-node /opt/node-24/bin/node)");
+  if (path !== null) process.env[BOT_NODE] = path;
+  const bench = process.version;
+  if (botNode() === process.execPath)
+    return `The bots, the load driver and the stand-ins run on node ${bench}`;
+  return `The bots run on node ${version(botNode())} (${botNode()}); the load driver and the stand-ins on node ${bench}`;
+}
+
 /**
  * Node with the GC meter preloaded, under `taskset -c cpus` when given: taskset execs node in its
  * own place, so the child's pid is node's and /proc reads the bot.
@@ -52,7 +87,7 @@ function spawnNode(
     stdout: "ignore" | "pipe";
   },
 ): ChildProcess {
-  const node = [process.execPath, "--import", GC_METER, ...args];
+  const node = [botNode(), "--import", GC_METER, ...args];
   const [command, ...rest] = options.cpus ? ["taskset", "-c", options.cpus, ...node] : node;
   return spawn(command!, rest, {
     ...(options.cwd ? { cwd: options.cwd } : {}),
