@@ -225,13 +225,19 @@ export function buildForBench(): { built: boolean; line: string } {
 
 /**
  * The environment the deployments give the bot beyond its configuration: the run stage's
- * `GLIBC_TUNABLES` in the Dockerfile (the systemd unit sets the same; test/deploy checks it), how
- * glibc's malloc keeps freed memory. RepoScout's processes in the bench run with it, as production
- * runs them; the bare bot runs with Node's defaults, as someone would run it.
+ * `GLIBC_TUNABLES` and `NODE_OPTIONS` in the Dockerfile (the systemd unit sets the same;
+ * test/deploy checks it), how glibc's malloc keeps freed memory and how large V8's young
+ * generation grows. RepoScout's processes in the bench run with it, as production runs them; the
+ * bare bot runs with Node's defaults, as someone would run it.
  */
 export function deployedEnvironment(): Record<string, string> {
-  const tunables = imageEnvironment("run").get("GLIBC_TUNABLES");
-  return tunables === undefined ? {} : { GLIBC_TUNABLES: tunables };
+  const image = imageEnvironment("run");
+  const deployed: Record<string, string> = {};
+  for (const name of ["GLIBC_TUNABLES", "NODE_OPTIONS"]) {
+    const value = image.get(name);
+    if (value !== undefined) deployed[name] = value;
+  }
+  return deployed;
 }
 
 /** What RepoScout needs to reach the stand-ins. */

@@ -213,3 +213,30 @@ console.log(process.resourceUsage().minorPageFault - before);`;
     expect(asDeployed).toBeLessThanOrEqual(faultsOf(defaults) + 100);
   });
 });
+
+describe("V8's young generation (NODE_OPTIONS)", () => {
+  const options = imageEnvironment("run").get("NODE_OPTIONS");
+
+  it("is the same in the image and in the systemd unit, with .env.example as its file", () => {
+    expect(options).toBe("--max-semi-space-size=16");
+    const unit = readUnit("deploy/reposcout.service");
+    const envFile = unit.get("EnvironmentFile")![0]!.replace(/^-/, "");
+    expect(unitEnvironment(unit, new Map([[envFile, filledIn()]])).get("NODE_OPTIONS")).toBe(options);
+  });
+
+  // Node refuses an option NODE_OPTIONS may not carry, and a misspelt one, before it runs anything.
+  // Node 20's young generation is this size already; Node 24's own default is four times it.
+  it("is taken by node, and holds the young generation to two 16 MiB semi-spaces", () => {
+    const script = `let keep = [];
+for (let i = 0; i < 2e6; i++) { keep.push({ i }); if (keep.length > 100000) keep = []; }
+const space = require("node:v8").getHeapSpaceStatistics().find((s) => s.space_name === "new_space");
+console.log(space.space_size);`;
+    const run = spawnSync(process.execPath, ["-e", script], {
+      env: { PATH: process.env.PATH ?? "", NODE_OPTIONS: options },
+      encoding: "utf8",
+    });
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    expect(Number(run.stdout.trim())).toBeLessThanOrEqual(2 * 16 * 2 ** 20);
+  });
+});
