@@ -57,20 +57,17 @@ export function botNode(): string {
  * @throws Error when `path` does not run as node.
  */
 export function useBotNode(path: string | null): string {
-  const version = (node: string): string => {
-    const ran = spawnSync(node, ["--version"], { encoding: "utf8" });
-    if (ran.status !== 0 || !/^v\d+\./.test(ran.stdout))
-      throw new Error(
-        `--bot-node ${node} does not run as node (${ran.error?.message ?? (ran.stderr.trim() || `exit ${ran.status}`)})`,
-      );
-    return ran.stdout.trim();
-  };
   if (path === "") throw new Error("--bot-node takes the path of a node (--bot-node /opt/node-24/bin/node)");
   if (path !== null) process.env[BOT_NODE] = path;
-  const bench = process.version;
-  if (botNode() === process.execPath)
-    return `The bots, the load driver and the stand-ins run on node ${bench}`;
-  return `The bots run on node ${version(botNode())} (${botNode()}); the load driver and the stand-ins on node ${bench}`;
+  const node = botNode();
+  if (node === process.execPath)
+    return `The bots, the load driver and the stand-ins run on node ${process.version}`;
+  const ran = spawnSync(node, ["--version"], { encoding: "utf8" });
+  if (ran.status !== 0 || !/^v\d+\./.test(ran.stdout))
+    throw new Error(
+      `--bot-node ${node} does not run as node (${ran.error?.message ?? (ran.stderr.trim() || `exit ${ran.status}`)})`,
+    );
+  return `The bots run on node ${ran.stdout.trim()} (${node}); the load driver and the stand-ins on node ${process.version}`;
 }
 
 /**

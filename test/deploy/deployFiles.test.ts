@@ -176,6 +176,13 @@ describe("Node", () => {
   });
 });
 
+/** A variable as the systemd unit's process gets it, with .env.example as its EnvironmentFile. */
+function unitSets(name: string): string | undefined {
+  const unit = readUnit("deploy/reposcout.service");
+  const envFile = unit.get("EnvironmentFile")![0]!.replace(/^-/, "");
+  return unitEnvironment(unit, new Map([[envFile, filledIn()]])).get(name);
+}
+
 describe("glibc's malloc settings (GLIBC_TUNABLES)", () => {
   const tunables = imageEnvironment("run").get("GLIBC_TUNABLES");
   const glibc = (process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header
@@ -194,9 +201,7 @@ console.log(process.resourceUsage().minorPageFault - before);`;
 
   it("are the same in the image and in the systemd unit, with .env.example as its file", () => {
     expect(tunables).toMatch(/^glibc\.malloc\.[a-z_]+=\d+(:glibc\.malloc\.[a-z_]+=\d+)*$/);
-    const unit = readUnit("deploy/reposcout.service");
-    const envFile = unit.get("EnvironmentFile")![0]!.replace(/^-/, "");
-    expect(unitEnvironment(unit, new Map([[envFile, filledIn()]])).get("GLIBC_TUNABLES")).toBe(tunables);
+    expect(unitSets("GLIBC_TUNABLES")).toBe(tunables);
   });
 
   // glibc ignores a tunable it does not know without a word: what they do is the check that they
@@ -219,9 +224,7 @@ describe("V8's young generation (NODE_OPTIONS)", () => {
 
   it("is the same in the image and in the systemd unit, with .env.example as its file", () => {
     expect(options).toBe("--max-semi-space-size=16");
-    const unit = readUnit("deploy/reposcout.service");
-    const envFile = unit.get("EnvironmentFile")![0]!.replace(/^-/, "");
-    expect(unitEnvironment(unit, new Map([[envFile, filledIn()]])).get("NODE_OPTIONS")).toBe(options);
+    expect(unitSets("NODE_OPTIONS")).toBe(options);
   });
 
   // Node refuses an option NODE_OPTIONS may not carry, and a misspelt one, before it runs anything.
