@@ -89,6 +89,23 @@ export default tseslint.config(
     },
   },
   {
+    // Modules every process would load at start for a use most never have: pino-pretty serves a
+    // terminal (a deployment writes JSON), resvg draws the /owners chart. Loaded at start, they
+    // cost 68 and 41 ms and 10 and 7 MB of resident memory alone (commit 17d002e): they load at
+    // first use, through createRequire (src/logger.ts, src/owners/renderChart.ts).
+    files: ["src/**", "commands/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        ...["pino-pretty", "@resvg/resvg-js"].map((name) => ({
+          name,
+          allowTypeImports: true,
+          message: `${name} loads at its first use, not at start: require it there (see src/logger.ts, src/owners/renderChart.ts).`,
+        })),
+      ],
+    },
+  },
+  {
     files: ["test/**"],
     rules: { "@typescript-eslint/no-non-null-assertion": "off" },
   },
