@@ -81,6 +81,19 @@ describe("logger redaction", () => {
   });
 });
 
+describe("pretty lines (a terminal)", () => {
+  it("writes a human-readable line, loading pino-pretty on demand, with secrets still redacted and scrubbed", () => {
+    const out = capture();
+    const logger = createLogger({ level: "info", destination: out.stream, pretty: true });
+    logger.info({ serverToken: "s3cr3t-value-1", guildId: "123" }, `signed in with ${TOKEN}`);
+    const text = out.text();
+    expect(text).toContain("signed in with");
+    expect(text).toContain("guildId");
+    expect(() => JSON.parse(text)).toThrow();
+    expect(text).not.toMatch(/s3cr3t|ghp_/);
+  });
+});
+
 describe("lazyChild", () => {
   it("writes its bindings (redacted) on every line, and makes them only when a line is written", () => {
     const out = capture();
